@@ -1,0 +1,44 @@
+"""Typed errors. Every error a user can see names what, where and (for rules) the RULES.md id."""
+
+from __future__ import annotations
+
+
+class ReplayError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class LogFormatError(ReplayError):
+    """The input is not a readable, schema-valid log (exit code 2).
+
+    ``path`` is a JSON pointer to the offending value ("" for the whole document).
+    """
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+    def __str__(self) -> str:
+        where = self.path or "/"
+        return f"{where}: {self.message}"
+
+
+class TileSetError(ReplayError):
+    """A tile-set file is unreadable, schema-invalid or inconsistent."""
+
+
+class IllegalMove(ReplayError):
+    """A move breaks a rule. The game state is left exactly as it was before the move."""
+
+    def __init__(self, rule: str, message: str, move: int | None = None,
+                 player: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.move = move
+        self.player = player
+
+    def __str__(self) -> str:
+        where = f"move {self.move}" if self.move is not None else "move"
+        who = f" ({self.player})" if self.player else ""
+        return f"{where}{who}: {self.rule}: {self.message}"

@@ -1,0 +1,101 @@
+"""The feature graph: segments joined across tiles, with incremental union-find.
+
+Every placed segment is a node (an int). A feature is the set of nodes under one root; its
+``Feature`` record holds everything scoring needs, kept up to date on each union so that
+completion is a counter test (``open == 0``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class Figure:
+    player: int
+    kind: str  # "follower" | "large-follower" | "shepherd" | "hut"
+    node: int
+    cell: tuple[int, int]
+    location: str
+    strength: int
+    hill: bool  # stands on a hill tile (HS8)
+
+
+class Feature:
+    __slots__ = (
+        "type", "first", "nodes", "tiles", "open", "pennants", "figures", "flags",
+        "touches", "scored", "cell", "counts",
+    )
+
+    def __init__(self, seg_type: str, node: int, tile: int, open_sides: int) -> None:
+        self.type = seg_type
+        self.first = node  # smallest node id: a stable, creation-ordered name of the feature
+        self.nodes = [node]
+        self.tiles = {tile}
+        self.open = open_sides
+        self.pennants = 0
+        self.figures: list[Figure] = []
+        self.flags: set[str] = set()
+        self.touches: list[int] = []  # nodes of other features this one borders (fields: cities)
+        self.scored = False
+        self.cell: tuple[int, int] | None = None  # cloisters only
+        self.counts: dict[str, int] = {}  # symbol totals (fish, gold, deer, ...)
+
+    def absorb(self, other: Feature) -> None:
+        self.first = min(self.first, other.first)
+        self.nodes.extend(other.nodes)
+        self.tiles |= other.tiles
+        self.open += other.open
+        self.pennants += other.pennants
+        self.figures.extend(other.figures)
+        self.flags |= other.flags
+        self.touches.extend(other.touches)
+        self.scored = self.scored or other.scored
+        for k, v in other.counts.items():
+            self.counts[k] = self.counts.get(k, 0) + v
+
+    def strengths(self, families: tuple[str, ...] = ("follower", "large-follower")) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for f in self.figures:
+            if f.kind in families:
+                out[f.player] = out.get(f.player, 0) + f.strength
+        return out
+
+
+class FeatureGraph:
+    __slots__ = ("parent", "feature")
+
+    def __init__(self) -> None:
+        self.parent: list[int] = []
+        self.feature: list[Feature | None] = []
+
+    def add(self, feature: Feature) -> int:
+        node = len(self.parent)
+        self.parent.append(node)
+        self.feature.append(feature)
+        return node
+
+    def find(self, node: int) -> int:
+        parent = self.parent
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    def of(self, node: int) -> Feature:
+        feat = self.feature[self.find(node)]
+        assert feat is not None
+        return feat
+
+    def union(self, a: int, b: int) -> int:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return ra
+        fa, fb = self.feature[ra], self.feature[rb]
+        assert fa is not None and fb is not None
+        if len(fa.nodes) < len(fb.nodes):
+            ra, rb, fa, fb = rb, ra, fb, fa
+        fa.absorb(fb)
+        self.parent[rb] = ra
+        self.feature[rb] = None
+        return ra

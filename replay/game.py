@@ -1,0 +1,626 @@
+"""The game state and the turn sequence: draw, place, figure, score, return (G1-G12).
+
+A ``Game`` is built from a ``GameConfig`` and advanced one ``Move`` at a time with ``play``.
+``play`` checks the whole move before it changes anything: an illegal move raises
+``IllegalMove`` naming the rule and leaves the state (and its hash) exactly as it was.
+Scoring itself lives in ``replay.rules``; this module owns the board and the feature graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import hashing
+from .errors import IllegalMove
+from .features import Feature, FeatureGraph, Figure
+from .rng import SeededStream
+from .rules import base as base_rules
+from .tileset import (
+    POSITIONS,
+    ROLE,
+    SIDE_DELTA,
+    SIDES,
+    TileSet,
+    TileType,
+)
+
+Event = dict[str, Any]
+Cell = tuple[int, int]
+
+FIGURE_FAMILY = {
+    "follower": "follower", "large-follower": "follower", "shepherd": "shepherd", "hut": "hut",
+}
+FIGURE_STRENGTH = {"follower": 1, "large-follower": 2, "shepherd": 0, "hut": 1}
+FIGURE_SEGMENTS = {
+    "follower": frozenset({"road", "city", "field", "cloister", "forest", "river", "meadow"}),
+    "large-follower": frozenset({"road", "city", "field", "cloister"}),
+    "shepherd": frozenset({"field"}),
+    "hut": frozenset({"river", "lake"}),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    small_city: int = 2  # B4a
+    farm_scoring: str = "per-city"  # B8
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"small_city": self.small_city, "farm_scoring": self.farm_scoring}
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    game: str
+    expansions: tuple[str, ...]
+    players: tuple[Player, ...]
+    options: Options
+    tileset: TileSet
+    seed: str | None  # None: the tiles come from the moves (a game played on a table, L1)
+    supply: dict[str, int] = field(default_factory=lambda: {"follower": 7})
+
+
+@dataclass(frozen=True, slots=True)
+class FigureChoice:
+    kind: str
+    location: str
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    x: int = 0
+    y: int = 0
+    rotation: int = 0
+    tile: str | None = None
+    figure: FigureChoice | None = None
+    discard: bool = False
+
+
+@dataclass(slots=True)
+class Placement:
+    index: int
+    tile: TileType
+    rot: int  # quarter turns
+    cell: Cell
+    first_node: int
+    player: int | None  # None for the start tile
+
+
+class Game:
+    """One game in progress. Use ``legal_placements``/``figure_options`` to explore, ``play`` to move."""
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        self.tiles_by_id = config.tileset.by_id()
+        self.graph = FeatureGraph()
+        self.board: dict[Cell, Placement] = {}
+        self.placements: list[Placement] = []
+        self.frontier: dict[Cell, str] = {}
+        self.cloisters: dict[Cell, int] = {}
+        self.scores = [0] * len(config.players)
+        self.supply = [dict(config.supply) for _ in config.players]
+        self.turn = 0
+        self.moves_played = 0
+        self.finished = False
+        self.discarded: list[str] = []
+        self.events: list[Event] = []  # events of the move being played
+        self.setup_events: list[Event] = []
+        self._fit_cache: dict[tuple[str, str], tuple[int, ...]] = {}
+        self.hash = 0
+        for p, score in enumerate(self.scores):
+            self.hash ^= hashing.item("s", p, score)
+        starts = [t for t in config.tileset.tiles if t.start]
+        if len(starts) != 1:
+            raise ValueError("a tile set needs exactly one start tile")
+        self.start_tile = starts[0]
+        self.pile: list[TileType] = []
+        self.remaining: dict[str, int] = {}
+        if config.seed is not None:
+            self.pile = build_pile(config.tileset, config.seed)
+        else:
+            for t in config.tileset.tiles:
+                self.remaining[t.id] = t.count - (1 if t.start else 0)
+        self.pile_pos = 0
+        self.current: TileType | None = None
+        self._place(self.start_tile, 0, (0, 0), None)
+        self.hash ^= hashing.item("turn", self.turn)
+        self.events = self.setup_events
+        self._draw()
+        self.events = []
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        return self.config.players
+
+    def tiles_left(self) -> int:
+        if self.config.seed is not None:
+            return len(self.pile) - self.pile_pos + (1 if self.current is not None else 0)
+        return sum(self.remaining.values())
+
+    def fits(self, tile: TileType, key: str) -> tuple[int, ...]:
+        """Quarter turns in which ``tile`` fits a frontier cell whose neighbours demand ``key``."""
+        ck = (tile.id, key)
+        rots = self._fit_cache.get(ck)
+        if rots is None:
+            rots = tuple(
+                q for q, r in enumerate(tile.rotations)
+                if all(k == "." or k == e for k, e in zip(key, r.edges, strict=True))
+            )
+            # Identical orientations (e.g. a symmetric tile) are one placement per distinct geometry
+            # only in the eyes of a player; the log may use any of them, so all are kept.
+            self._fit_cache[ck] = rots
+        return rots
+
+    def can_place(self, tile: TileType) -> bool:
+        seen: set[str] = set()
+        for key in self.frontier.values():
+            if key not in seen:
+                seen.add(key)
+                if self.fits(tile, key):
+                    return True
+        return False
+
+    def legal_placements(self, tile: TileType | None = None) -> list[tuple[int, int, int]]:
+        """Every legal (x, y, rotation in degrees), sorted."""
+        tile = tile or self.current
+        if tile is None:
+            return []
+        out = [
+            (x, y, 90 * q)
+            for (x, y), key in self.frontier.items()
+            for q in self.fits(tile, key)
+        ]
+        out.sort()
+        return out
+
+    def figure_options(self, tile: TileType, x: int, y: int, rotation: int,
+                       player: int | None = None) -> list[FigureChoice]:
+        """Legal figure choices after placing ``tile`` there (not including "no figure")."""
+        p = self.turn if player is None else player
+        q = rotation // 90
+        rot = tile.rotations[q]
+        groups = self._prospective(tile, (x, y), q)
+        out: list[FigureChoice] = []
+        for kind in sorted(self.supply[p]):
+            if self.supply[p][kind] <= 0:
+                continue
+            family = FIGURE_FAMILY[kind]
+            allowed = FIGURE_SEGMENTS[kind]
+            for seg in tile.segments:
+                if seg.type not in allowed or not self._kind_allowed_here(kind, seg.type):
+                    continue
+                if self._occupied(groups[seg.index], family):
+                    continue
+                out.append(FigureChoice(kind, _location_name(rot, seg.index)))
+        return out
+
+    def _kind_allowed_here(self, kind: str, seg_type: str) -> bool:
+        return True
+
+    # ------------------------------------------------------------------ moves
+
+    def play(self, move: Move) -> list[Event]:
+        """Check and apply one move; return its events. Raises ``IllegalMove`` (state untouched)."""
+        idx = self.moves_played
+        player_name = self.players[self.turn].name
+        try:
+            tile = self._check(move)
+        except IllegalMove as exc:
+            exc.move = idx
+            exc.player = player_name
+            raise
+        self.events = []
+        if move.discard:
+            self._discard(tile)
+        else:
+            self._apply(tile, move)
+        self.moves_played += 1
+        self.hash ^= hashing.item("moves", idx) ^ hashing.item("moves", idx + 1)
+        events, self.events = self.events, []
+        return events
+
+    def _check(self, move: Move) -> TileType:
+        if self.finished:
+            raise IllegalMove("G11", "the game is over: the draw pile is empty")
+        tile = self._tile_for(move)
+        if move.discard:
+            if self.config.seed is not None:
+                raise IllegalMove("G5", "seeded games discard unplaceable tiles by themselves; "
+                                  "a log never discards")
+            if self.can_place(tile):
+                first = self.legal_placements(tile)[0]
+                raise IllegalMove("G5", f"tile {tile.id} is discarded but can be placed, "
+                                  f"e.g. at ({first[0]},{first[1]}) rotation {first[2]}")
+            return tile
+        if move.rotation not in (0, 90, 180, 270):
+            raise IllegalMove("G1", f"rotation {move.rotation} is not 0, 90, 180 or 270")
+        cell = (move.x, move.y)
+        self._check_placement(tile, cell, move.rotation // 90)
+        if move.figure is not None:
+            self._check_figure(tile, cell, move.rotation // 90, move.figure)
+        return tile
+
+    def _tile_for(self, move: Move) -> TileType:
+        if self.config.seed is not None:
+            assert self.current is not None
+            if move.tile is not None and move.tile != self.current.id:
+                raise IllegalMove("L1", f"the log names tile {move.tile} but the seeded pile "
+                                  f"gives {self.current.id}")
+            return self.current
+        if move.tile is None:
+            raise IllegalMove("L1", "a log without a seed must name the tile of every move")
+        tile = self.tiles_by_id.get(move.tile)
+        if tile is None:
+            raise IllegalMove("L1", f"unknown tile {move.tile!r} (not in tile set "
+                              f"{self.config.tileset.id})")
+        if self.remaining.get(tile.id, 0) <= 0:
+            raise IllegalMove("L1", f"tile {tile.id} drawn more often than the set holds "
+                              f"({tile.count - (1 if tile.start else 0)} in the pile)")
+        return tile
+
+    def _check_placement(self, tile: TileType, cell: Cell, q: int) -> None:
+        x, y = cell
+        if cell in self.board:
+            raise IllegalMove("G4", f"cell ({x},{y}) already holds tile {self.board[cell].tile.id}")
+        key = self.frontier.get(cell)
+        if key is None:
+            raise IllegalMove("G4", f"cell ({x},{y}) shares no side with a placed tile")
+        edges = tile.rotations[q].edges
+        for s in range(4):
+            if key[s] != "." and key[s] != edges[s]:
+                dx, dy = SIDE_DELTA[s]
+                other = self.board[(x + dx, y + dy)]
+                raise IllegalMove(
+                    "G4", f"tile {tile.id} rotated {90 * q} at ({x},{y}): its {SIDES[s]} side "
+                    f"({_terrain(edges[s])}) meets {_terrain(key[s])} of tile {other.tile.id} "
+                    f"at ({x + dx},{y + dy})")
+
+    def _check_figure(self, tile: TileType, cell: Cell, q: int, fig: FigureChoice) -> None:
+        p = self.turn
+        if fig.kind not in self.supply[p]:
+            raise IllegalMove("G6", f"figure {fig.kind!r} is not part of this game")
+        if self.supply[p][fig.kind] <= 0:
+            raise IllegalMove("G6", f"{self.players[p].name} has no {fig.kind} left in supply")
+        rot = tile.rotations[q]
+        seg_index = rot.locations.get(fig.location)
+        if seg_index is None:
+            names = sorted(rot.locations)
+            raise IllegalMove("G6", f"tile {tile.id} rotated {90 * q} has no segment at "
+                              f"{fig.location!r} (locations: {', '.join(names)})")
+        seg = tile.segments[seg_index]
+        if seg.type not in FIGURE_SEGMENTS[fig.kind] or not self._kind_allowed_here(fig.kind, seg.type):
+            raise IllegalMove(self._figure_rule(fig.kind), f"a {fig.kind} cannot stand on a "
+                              f"{seg.type} ({fig.location})")
+        groups = self._prospective(tile, cell, q)
+        family = FIGURE_FAMILY[fig.kind]
+        holder = self._occupied(groups[seg_index], family)
+        if holder is not None:
+            raise IllegalMove(
+                self._figure_rule(fig.kind),
+                f"the {seg.type} at {fig.location} already holds a {holder.kind} of "
+                f"{self.players[holder.player].name} at ({holder.cell[0]},{holder.cell[1]}) "
+                f"{holder.location}")
+
+    def _figure_rule(self, kind: str) -> str:
+        return "G6"
+
+    def _occupied(self, roots: list[int], family: str) -> Figure | None:
+        for r in roots:
+            feat = self.graph.feature[r]
+            assert feat is not None
+            for f in feat.figures:
+                if FIGURE_FAMILY[f.kind] == family:
+                    return f
+        return None
+
+    def _prospective(self, tile: TileType, cell: Cell, q: int) -> list[list[int]]:
+        """For each segment of a tile not yet placed: the roots of the features it would join.
+
+        Segments of the new tile can join each other through a neighbour's feature, so the
+        closure is taken over the small graph of (new segment, neighbour root) links.
+        """
+        rot = tile.rotations[q]
+        x, y = cell
+        links: list[tuple[int, int]] = []
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            nb = self.board.get((x + dx, y + dy))
+            if nb is None:
+                continue
+            nrot = nb.tile.rotations[nb.rot]
+            o = (s + 2) % 4
+            for j, seg in rot.side_pairs[s]:
+                for nseg in nrot.side_j[o][2 - j]:
+                    links.append((seg, self.graph.find(nb.first_node + nseg)))
+        n = len(tile.segments)
+        groups: list[list[int]] = [[] for _ in range(n)]
+        if not links:
+            return groups
+        # union-find on new segments, keyed through the neighbour roots
+        comp = list(range(n))
+
+        def f(a: int) -> int:
+            while comp[a] != a:
+                a = comp[a]
+            return a
+
+        by_root: dict[int, int] = {}
+        for seg, root in links:
+            if root in by_root:
+                a, b = f(seg), f(by_root[root])
+                if a != b:
+                    comp[a] = b
+            else:
+                by_root[root] = seg
+        roots_of: dict[int, list[int]] = {}
+        for root, seg in by_root.items():
+            roots_of.setdefault(f(seg), []).append(root)
+        for i in range(n):
+            groups[i] = roots_of.get(f(i), [])
+        return groups
+
+    # ------------------------------------------------------------------ applying
+
+    def _apply(self, tile: TileType, move: Move) -> None:
+        p = self.turn
+        q = move.rotation // 90
+        cell = (move.x, move.y)
+        if self.config.seed is None:
+            self.remaining[tile.id] -= 1
+        self.current = None
+        placement = self._place(tile, q, cell, p)
+        self.events.append({"type": "place", "player": p, "tile": tile.id, "x": move.x,
+                            "y": move.y, "rotation": move.rotation})
+        if move.figure is not None:
+            self._put_figure(placement, move.figure)
+        self._after_placement(placement)
+        self._end_turn()
+
+    def _discard(self, tile: TileType) -> None:
+        self.remaining[tile.id] -= 1
+        self.discarded.append(tile.id)
+        self.hash ^= hashing.item("discard", len(self.discarded), tile.id)
+        self.events.append({"type": "discard", "player": self.turn, "tile": tile.id,
+                            "rule": "G5"})
+        if self.tiles_left() == 0:
+            self._finish()
+
+    def _place(self, tile: TileType, q: int, cell: Cell, player: int | None) -> Placement:
+        rot = tile.rotations[q]
+        graph = self.graph
+        index = len(self.placements)
+        first = len(graph.parent)
+        placement = Placement(index, tile, q, cell, first, player)
+        for seg in tile.segments:
+            incid = sum(1 for s in range(4) if seg.index in rot.side_segs[s])
+            feat = Feature(seg.type, first + seg.index, index, incid)
+            feat.pennants = seg.attr("pennants")
+            if seg.attrs:
+                for k, v in seg.attrs.items():
+                    feat.counts[k] = v
+                if seg.attr("inn"):
+                    feat.flags.add("inn")
+                if seg.attr("cathedral"):
+                    feat.flags.add("cathedral")
+            if seg.touches:
+                feat.touches = [first + t for t in seg.touches]
+            if seg.type == "cloister":
+                feat.cell = cell
+            graph.add(feat)
+        self.board[cell] = placement
+        self.placements.append(placement)
+        x, y = cell
+        self.hash ^= hashing.item("t", x, y, tile.id, q)
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            ncell = (x + dx, y + dy)
+            nb = self.board.get(ncell)
+            if nb is None:
+                continue
+            o = (s + 2) % 4
+            nrot = nb.tile.rotations[nb.rot]
+            for seg in rot.side_segs[s]:
+                graph.of(first + seg).open -= 1
+            for nseg in nrot.side_segs[o]:
+                graph.of(nb.first_node + nseg).open -= 1
+            for j, seg in rot.side_pairs[s]:
+                for nseg in nrot.side_j[o][2 - j]:
+                    graph.union(first + seg, nb.first_node + nseg)
+        self.frontier.pop(cell, None)
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            ncell = (x + dx, y + dy)
+            if ncell not in self.board:
+                self.frontier[ncell] = self._frontier_key(ncell)
+        if tile.has_cloister():
+            for seg in tile.segments:
+                if seg.type == "cloister":
+                    self.cloisters[cell] = first + seg.index
+        return placement
+
+    def _frontier_key(self, cell: Cell) -> str:
+        x, y = cell
+        key = []
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            nb = self.board.get((x + dx, y + dy))
+            key.append("." if nb is None else nb.tile.rotations[nb.rot].edges[(s + 2) % 4])
+        return "".join(key)
+
+    def _put_figure(self, placement: Placement, choice: FigureChoice) -> None:
+        p = self.turn
+        rot = placement.tile.rotations[placement.rot]
+        seg_index = rot.locations[choice.location]
+        node = placement.first_node + seg_index
+        fig = Figure(p, choice.kind, node, placement.cell, choice.location,
+                     FIGURE_STRENGTH[choice.kind], placement.tile.hill)
+        self.graph.of(node).figures.append(fig)
+        self._take_from_supply(fig)
+        seg_type = placement.tile.segments[seg_index].type
+        self.events.append({"type": "figure", "player": p, "kind": choice.kind,
+                            "x": placement.cell[0], "y": placement.cell[1],
+                            "location": choice.location, "role": ROLE.get(seg_type),
+                            "feature": seg_type})
+
+    def _take_from_supply(self, fig: Figure) -> None:
+        self.supply[fig.player][fig.kind] -= 1
+        self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
+
+    def return_figure(self, feat: Feature, fig: Figure) -> None:
+        feat.figures.remove(fig)
+        self.supply[fig.player][fig.kind] += 1
+        self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
+        self.events.append({"type": "return", "player": fig.player, "kind": fig.kind,
+                            "x": fig.cell[0], "y": fig.cell[1], "location": fig.location})
+
+    def add_score(self, player: int, points: int) -> None:
+        if points == 0:
+            return
+        old = self.scores[player]
+        self.scores[player] = old + points
+        self.hash ^= hashing.item("s", player, old) ^ hashing.item("s", player, old + points)
+
+    def _after_placement(self, placement: Placement) -> None:
+        """Score every feature this placement completed (G10 order), then return figures (G9)."""
+        graph = self.graph
+        done: dict[int, Feature] = {}
+        for seg in placement.tile.segments:
+            root = graph.find(placement.first_node + seg.index)
+            feat = graph.feature[root]
+            assert feat is not None
+            if root not in done and not feat.scored and self.is_complete(feat):
+                done[root] = feat
+        x, y = placement.cell
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                node = self.cloisters.get((x + dx, y + dy))
+                if node is None:
+                    continue
+                root = graph.find(node)
+                feat = graph.feature[root]
+                assert feat is not None
+                if root not in done and not feat.scored and self.is_complete(feat):
+                    done[root] = feat
+        for feat in sorted(done.values(), key=_completion_order):
+            feat.scored = True
+            self.score_completed(feat)
+
+    def is_complete(self, feat: Feature) -> bool:
+        if feat.type == "cloister":
+            assert feat.cell is not None
+            return self.neighbours(feat.cell) == 8
+        if feat.type in ("road", "city"):
+            return feat.open == 0
+        return False
+
+    def neighbours(self, cell: Cell) -> int:
+        x, y = cell
+        board = self.board
+        return sum(
+            1 for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+            if (dx or dy) and (x + dx, y + dy) in board
+        )
+
+    def score_completed(self, feat: Feature) -> None:
+        base_rules.score_completed(self, feat)
+
+    def final_points(self, feat: Feature) -> tuple[int, str, str]:
+        return base_rules.final_points(self, feat)
+
+    def break_tie(self, winners: list[int], figures: list[Figure]) -> list[int]:
+        """G8: every tied player wins. Expansions refine this (HS8)."""
+        return winners
+
+    def _end_turn(self) -> None:
+        self.hash ^= hashing.item("turn", self.turn)
+        self.turn = (self.turn + 1) % len(self.players)
+        self.hash ^= hashing.item("turn", self.turn)
+        self._draw()
+
+    def _draw(self) -> None:
+        """Seeded games: draw the next tile, discarding unplaceable ones by themselves (G5)."""
+        if self.config.seed is None:
+            if self.tiles_left() == 0:
+                self._finish()
+            return
+        while self.pile_pos < len(self.pile):
+            tile = self.pile[self.pile_pos]
+            self.pile_pos += 1
+            self.hash ^= hashing.item("drawn", self.pile_pos - 1) ^ hashing.item("drawn", self.pile_pos)
+            if self.can_place(tile):
+                self.current = tile
+                return
+            self.discarded.append(tile.id)
+            self.events.append({"type": "discard", "player": self.turn, "tile": tile.id,
+                                "rule": "G5"})
+        self.current = None
+        self._finish()
+
+    def _finish(self) -> None:
+        if self.finished:
+            return
+        base_rules.final_scoring(self)
+        self.finished = True
+        self.hash ^= hashing.item("finished")
+        self.events.append({"type": "end", "scores": list(self.scores),
+                            "winners": self.winners()})
+
+    def winners(self) -> list[int]:
+        best = max(self.scores)
+        return [p for p, s in enumerate(self.scores) if s == best]
+
+    def features(self) -> list[Feature]:
+        """Every feature (one per root), in creation order."""
+        feats = [f for f in self.graph.feature if f is not None]
+        feats.sort(key=lambda f: f.first)
+        return feats
+
+    def cells_of(self, feat: Feature) -> list[list[int]]:
+        return sorted([list(self.placements[t].cell) for t in feat.tiles])
+
+    def figures_on_board(self) -> list[Figure]:
+        out = [fig for feat in self.features() for fig in feat.figures]
+        out.sort(key=lambda f: f.node)
+        return out
+
+
+def build_pile(tileset: TileSet, seed: str) -> list[TileType]:
+    """The seeded draw pile (G2): tile-set order, each tile ``count`` times, the start tile once
+    less, then a Fisher-Yates shuffle from ``SeededStream(seed, "pile")``."""
+    pile: list[TileType] = []
+    for t in tileset.tiles:
+        if t.bonus:
+            continue
+        pile.extend([t] * (t.count - (1 if t.start else 0)))
+    SeededStream(seed, "pile").shuffle(pile)
+    return pile
+
+
+def _location_name(rot: Any, seg_index: int) -> str:
+    """The canonical location of a segment: its first board position, else its name."""
+    for b in range(12):
+        if rot.pos[b] == seg_index:
+            return POSITIONS[b]
+    for name, idx in rot.locations.items():
+        if idx == seg_index and name not in POSITIONS:
+            return str(name)
+    for name, idx in rot.locations.items():
+        if idx == seg_index:
+            return str(name)
+    raise ValueError("segment without a location")
+
+
+def _completion_order(feat: Feature) -> tuple[int, int]:
+    return (base_rules.TYPE_ORDER.get(feat.type, 9), feat.first)
+
+
+def _terrain(letter: str) -> str:
+    return {"C": "city", "R": "road", "F": "field"}.get(letter, letter)

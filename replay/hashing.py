@@ -1,0 +1,28 @@
+"""Zobrist-style state hash (L4).
+
+The state hash is the XOR of one 64-bit value per state item (a tile on a cell, a figure on a
+segment, a player's score, whose turn it is, how far the pile has gone, ...). Each item's value is
+the first 8 bytes of BLAKE2b over the item's text, so the hash is the same on every machine and
+under every ``PYTHONHASHSEED``, and moving from one state to the next costs a few XORs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+_cache: dict[tuple[object, ...], int] = {}
+
+
+def item(*parts: object) -> int:
+    key = parts
+    value = _cache.get(key)
+    if value is None:
+        text = "|".join(str(p) for p in parts)
+        value = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+        if len(_cache) < 1_000_000:
+            _cache[key] = value
+    return value
+
+
+def hexdigest(value: int) -> str:
+    return f"{value:016x}"

@@ -1,0 +1,24 @@
+"""Access to the versioned JSON Schemas in ``schema/``."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
+FILES = {"log": "log-v1.schema.json", "tileset": "tileset-v1.schema.json"}
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((SCHEMA_DIR / FILES[name]).read_text(encoding="utf-8"))
+    return data
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(schema(name))

@@ -1,0 +1,233 @@
+"""Tile sets as data: loading, checking and precomputing rotations.
+
+A tile's geometry is 12 half-side positions (``POSITIONS``) naming the segment that lies there.
+Rotating a tile a quarter turn clockwise moves position i to position i + 3.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .errors import TileSetError
+from .schemas import validator
+
+POSITIONS = ("NL", "N", "NR", "EL", "E", "ER", "SL", "S", "SR", "WL", "W", "WR")
+POSITION_INDEX = {name: i for i, name in enumerate(POSITIONS)}
+SIDES = ("N", "E", "S", "W")
+SIDE_INDEX = {name: i for i, name in enumerate(SIDES)}
+# (dx, dy) of the neighbour across each side; y grows to the south (G1).
+SIDE_DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))
+ROTATIONS = (0, 90, 180, 270)
+
+DATA_DIR = Path(__file__).resolve().parent / "data" / "tilesets"
+
+# Which figure family may stand on which segment type and how the figure is called there.
+ROLE = {
+    "road": "thief", "city": "knight", "field": "farmer", "cloister": "monk",
+    "forest": "gatherer", "river": "fisher", "meadow": "hunter", "lake": None,
+}
+SCALAR_ATTRS = ("pennants", "fish", "gold", "mushrooms", "deer", "mammoth", "aurochs", "tiger")
+FLAG_ATTRS = ("cathedral", "inn", "spring", "fire", "sacred")
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    index: int
+    id: str
+    type: str
+    name: str | None
+    touches: tuple[int, ...]
+    extra_sides: tuple[int, ...]
+    attrs: dict[str, int] = field(hash=False, compare=False)
+
+    def attr(self, key: str) -> int:
+        return self.attrs.get(key, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Rotated:
+    """A tile type in one of its four orientations, with everything a placement needs."""
+
+    rotation: int
+    edges: str
+    pos: tuple[int, ...]  # segment index at each board position, -1 for none
+    side_pairs: tuple[tuple[tuple[int, int], ...], ...]  # per side: (j, segment index)
+    side_segs: tuple[tuple[int, ...], ...]  # per side: distinct segments incident there
+    side_j: tuple[tuple[tuple[int, ...], ...], ...]  # per side, per position j: segments there
+    locations: dict[str, int]  # location name (board frame) -> segment index
+
+
+@dataclass(frozen=True, slots=True)
+class TileType:
+    id: str
+    count: int
+    edges: str
+    segments: tuple[Segment, ...]
+    start: bool
+    bonus: bool
+    hill: bool
+    vineyard: bool
+    volcano: bool
+    rotations: tuple[Rotated, ...]
+    order: int  # index in the combined tile set, for deterministic sorting
+
+    def has_cloister(self) -> bool:
+        return any(s.type == "cloister" for s in self.segments)
+
+
+@dataclass(frozen=True, slots=True)
+class TileSet:
+    id: str
+    name: str
+    game: str
+    reconstruction: bool
+    tiles: tuple[TileType, ...]
+    digest: str  # sha256 of the canonical JSON of the source file(s)
+
+    def by_id(self) -> dict[str, TileType]:
+        return {t.id: t for t in self.tiles}
+
+
+def _rotate(t_pos: list[int], segments: list[Segment], edges: str, quarter: int) -> Rotated:
+    pos = tuple(t_pos[(b - 3 * quarter) % 12] for b in range(12))
+    rot_edges = "".join(edges[(s - quarter) % 4] for s in range(4))
+    side_pairs: list[tuple[tuple[int, int], ...]] = []
+    side_segs: list[tuple[int, ...]] = []
+    for s in range(4):
+        pairs = [(j, pos[3 * s + j]) for j in range(3) if pos[3 * s + j] >= 0]
+        for seg in segments:
+            for extra in seg.extra_sides:
+                if (extra + quarter) % 4 == s:
+                    pairs.append((1, seg.index))
+        side_pairs.append(tuple(pairs))
+        distinct: list[int] = []
+        for _, idx in pairs:
+            if idx not in distinct:
+                distinct.append(idx)
+        side_segs.append(tuple(distinct))
+    side_j = tuple(
+        tuple(tuple(idx for jj, idx in side_pairs[s] if jj == j) for j in range(3))
+        for s in range(4)
+    )
+    locations = {POSITIONS[b]: pos[b] for b in range(12) if pos[b] >= 0}
+    for seg in segments:
+        if seg.name:
+            locations[seg.name] = seg.index
+    return Rotated(90 * quarter, rot_edges, pos, tuple(side_pairs), tuple(side_segs), side_j,
+                   locations)
+
+
+def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
+    seg_ids = [s["id"] for s in raw["segments"]]
+    if len(set(seg_ids)) != len(seg_ids):
+        raise TileSetError(f"{where}: duplicate segment id")
+    index = {sid: i for i, sid in enumerate(seg_ids)}
+    segments: list[Segment] = []
+    for i, s in enumerate(raw["segments"]):
+        for ref in s.get("touches", []):
+            if ref not in index:
+                raise TileSetError(f"{where}/segments/{i}: touches unknown segment {ref!r}")
+        attrs = {k: int(s[k]) for k in SCALAR_ATTRS if s.get(k)}
+        attrs.update({k: 1 for k in FLAG_ATTRS if s.get(k)})
+        segments.append(Segment(
+            index=i, id=s["id"], type=s["type"], name=s.get("name"),
+            touches=tuple(index[r] for r in s.get("touches", [])),
+            extra_sides=tuple(SIDE_INDEX[x] for x in s.get("extra_sides", [])),
+            attrs=attrs,
+        ))
+    t_pos: list[int] = []
+    for k, p in enumerate(raw["positions"]):
+        if p is None:
+            t_pos.append(-1)
+        elif p in index:
+            t_pos.append(index[p])
+        else:
+            raise TileSetError(f"{where}/positions/{k}: unknown segment {p!r}")
+    on_edge = {p for p in t_pos if p >= 0} | {s.index for s in segments if s.extra_sides}
+    for s in segments:
+        if s.index not in on_edge and not s.name:
+            raise TileSetError(f"{where}: segment {s.id!r} touches no side and has no name")
+        if s.index in on_edge and s.name:
+            raise TileSetError(f"{where}: segment {s.id!r} touches a side, so it takes no name")
+    names = [s.name for s in segments if s.name]
+    if len(set(names)) != len(names):
+        raise TileSetError(f"{where}: two segments share a location name")
+    rotations = tuple(_rotate(t_pos, segments, raw["edges"], q) for q in range(4))
+    return TileType(
+        id=raw["id"], count=raw["count"], edges=raw["edges"], segments=tuple(segments),
+        start=bool(raw.get("start")), bonus=bool(raw.get("bonus")), hill=bool(raw.get("hill")),
+        vineyard=bool(raw.get("vineyard")), volcano=bool(raw.get("volcano")),
+        rotations=rotations, order=order,
+    )
+
+
+def parse_tileset(data: Any, label: str = "tile set") -> TileSet:
+    """Check a decoded tile-set document against its schema and build the tile types."""
+    errors = sorted(validator("tileset").iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        err = errors[0]
+        path = "/" + "/".join(str(p) for p in err.absolute_path)
+        raise TileSetError(f"{label}: {path}: {err.message}")
+    ids = [t["id"] for t in data["tiles"]]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise TileSetError(f"{label}: duplicate tile ids {dupes}")
+    tiles = tuple(
+        _build_tile(t, k, f"{label}: /tiles/{k}") for k, t in enumerate(data["tiles"])
+    )
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return TileSet(
+        id=data["id"], name=data["name"], game=data["game"],
+        reconstruction=bool(data.get("reconstruction")), tiles=tiles,
+        digest=hashlib.sha256(canonical.encode()).hexdigest(),
+    )
+
+
+def load_tileset_file(path: str | Path) -> TileSet:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        data = json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise TileSetError(f"{path}: cannot read tile set: {exc}") from None
+    return parse_tileset(data, str(path))
+
+
+@cache
+def builtin_tileset(set_id: str) -> TileSet:
+    path = DATA_DIR / f"{set_id}.json"
+    if not path.is_file():
+        raise TileSetError(f"no built-in tile set {set_id!r}")
+    return load_tileset_file(path)
+
+
+def combine(sets: list[TileSet]) -> TileSet:
+    """Several sets played together (a game and its expansions) as one set."""
+    if len(sets) == 1:
+        return sets[0]
+    tiles: list[TileType] = []
+    seen: set[str] = set()
+    for ts in sets:
+        for t in ts.tiles:
+            if t.id in seen:
+                raise TileSetError(f"tile id {t.id!r} appears in two combined sets")
+            seen.add(t.id)
+            tiles.append(_reorder(t, len(tiles)))
+    digest = hashlib.sha256("+".join(ts.digest for ts in sets).encode()).hexdigest()
+    return TileSet(
+        id="+".join(ts.id for ts in sets), name=" + ".join(ts.name for ts in sets),
+        game=sets[0].game, reconstruction=any(ts.reconstruction for ts in sets),
+        tiles=tuple(tiles), digest=digest,
+    )
+
+
+def _reorder(t: TileType, order: int) -> TileType:
+    return TileType(
+        id=t.id, count=t.count, edges=t.edges, segments=t.segments, start=t.start,
+        bonus=t.bonus, hill=t.hill, vineyard=t.vineyard, volcano=t.volcano,
+        rotations=t.rotations, order=order,
+    )
