@@ -111,7 +111,7 @@ class Game:
         self.discarded: list[str] = []
         self.events: list[Event] = []  # events of the move being played
         self.setup_events: list[Event] = []
-        self._fit_cache: dict[tuple[str, str], tuple[int, ...]] = {}
+        self.frontier_keys: dict[str, int] = {}  # key -> how many frontier cells have it
         self.hash = 0
         for p, score in enumerate(self.scores):
             self.hash ^= hashing.item("s", p, score)
@@ -145,28 +145,9 @@ class Game:
             return len(self.pile) - self.pile_pos + (1 if self.current is not None else 0)
         return sum(self.remaining.values())
 
-    def fits(self, tile: TileType, key: str) -> tuple[int, ...]:
-        """Quarter turns in which ``tile`` fits a frontier cell whose neighbours demand ``key``."""
-        ck = (tile.id, key)
-        rots = self._fit_cache.get(ck)
-        if rots is None:
-            rots = tuple(
-                q for q, r in enumerate(tile.rotations)
-                if all(k == "." or k == e for k, e in zip(key, r.edges, strict=True))
-            )
-            # Identical orientations (e.g. a symmetric tile) are one placement per distinct geometry
-            # only in the eyes of a player; the log may use any of them, so all are kept.
-            self._fit_cache[ck] = rots
-        return rots
-
     def can_place(self, tile: TileType) -> bool:
-        seen: set[str] = set()
-        for key in self.frontier.values():
-            if key not in seen:
-                seen.add(key)
-                if self.fits(tile, key):
-                    return True
-        return False
+        fits = tile.fits
+        return any(fits(key) for key in self.frontier_keys)
 
     def legal_placements(self, tile: TileType | None = None) -> list[tuple[int, int, int]]:
         """Every legal (x, y, rotation in degrees), sorted."""
@@ -176,7 +157,7 @@ class Game:
         out = [
             (x, y, 90 * q)
             for (x, y), key in self.frontier.items()
-            for q in self.fits(tile, key)
+            for q in tile.fits(key)
         ]
         out.sort()
         return out
@@ -271,7 +252,7 @@ class Game:
         if cell in self.board:
             raise IllegalMove("G4", f"cell ({x},{y}) already holds tile {self.board[cell].tile.id}")
         key = self.frontier.get(cell)
-        if key is None:
+        if key is None or cell in self.board:
             raise IllegalMove("G4", f"cell ({x},{y}) shares no side with a placed tile")
         edges = tile.rotations[q].edges
         for s in range(4):
@@ -399,9 +380,9 @@ class Game:
         index = len(self.placements)
         first = len(graph.parent)
         placement = Placement(index, tile, q, cell, first, player)
+        open_sides = tile.open_sides
         for seg in tile.segments:
-            incid = sum(1 for s in range(4) if seg.index in rot.side_segs[s])
-            feat = Feature(seg.type, first + seg.index, index, incid)
+            feat = Feature(seg.type, first + seg.index, index, open_sides[seg.index])
             feat.pennants = seg.attr("pennants")
             if seg.attrs:
                 for k, v in seg.attrs.items():
@@ -434,17 +415,36 @@ class Game:
             for j, seg in rot.side_pairs[s]:
                 for nseg in nrot.side_j[o][2 - j]:
                     graph.union(first + seg, nb.first_node + nseg)
-        self.frontier.pop(cell, None)
+        self._frontier_remove(cell)
+        edges = rot.edges
         for s in range(4):
             dx, dy = SIDE_DELTA[s]
             ncell = (x + dx, y + dy)
-            if ncell not in self.board:
-                self.frontier[ncell] = self._frontier_key(ncell)
+            if ncell in self.board:
+                continue
+            key = self.frontier.get(ncell)
+            if key is None:
+                key = self._frontier_key(ncell)
+            else:
+                self._frontier_remove(ncell)
+                o = (s + 2) % 4
+                key = key[:o] + edges[s] + key[o + 1:]
+            self.frontier[ncell] = key
+            self.frontier_keys[key] = self.frontier_keys.get(key, 0) + 1
         if tile.has_cloister():
             for seg in tile.segments:
                 if seg.type == "cloister":
                     self.cloisters[cell] = first + seg.index
         return placement
+
+    def _frontier_remove(self, cell: Cell) -> None:
+        key = self.frontier.pop(cell, None)
+        if key is not None:
+            left = self.frontier_keys[key] - 1
+            if left:
+                self.frontier_keys[key] = left
+            else:
+                del self.frontier_keys[key]
 
     def _frontier_key(self, cell: Cell) -> str:
         x, y = cell

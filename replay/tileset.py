@@ -75,6 +75,21 @@ class TileType:
     volcano: bool
     rotations: tuple[Rotated, ...]
     order: int  # index in the combined tile set, for deterministic sorting
+    open_sides: tuple[int, ...]  # per segment: how many sides it touches (its open ends)
+    fit_cache: dict[str, tuple[int, ...]] = field(
+        default_factory=dict, hash=False, compare=False, repr=False)
+
+    def fits(self, key: str) -> tuple[int, ...]:
+        """Quarter turns in which this tile fits a cell whose neighbours demand ``key``
+        (one letter per side, "." where the cell has no neighbour)."""
+        rots = self.fit_cache.get(key)
+        if rots is None:
+            rots = tuple(
+                q for q, r in enumerate(self.rotations)
+                if all(k == "." or k == e for k, e in zip(key, r.edges, strict=True))
+            )
+            self.fit_cache[key] = rots
+        return rots
 
     def has_cloister(self) -> bool:
         return any(s.type == "cloister" for s in self.segments)
@@ -163,6 +178,9 @@ def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
         start=bool(raw.get("start")), bonus=bool(raw.get("bonus")), hill=bool(raw.get("hill")),
         vineyard=bool(raw.get("vineyard")), volcano=bool(raw.get("volcano")),
         rotations=rotations, order=order,
+        open_sides=tuple(
+            sum(1 for side in range(4) if seg.index in rotations[0].side_segs[side])
+            for seg in segments),
     )
 
 
@@ -229,5 +247,5 @@ def _reorder(t: TileType, order: int) -> TileType:
     return TileType(
         id=t.id, count=t.count, edges=t.edges, segments=t.segments, start=t.start,
         bonus=t.bonus, hill=t.hill, vineyard=t.vineyard, volcano=t.volcano,
-        rotations=t.rotations, order=order,
+        rotations=t.rotations, order=order, open_sides=t.open_sides,
     )

@@ -1,0 +1,130 @@
+"""``python -m replay`` / ``carcassonne-replay``: generate, verify, render, serve."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .errors import ReplayError, TileSetError
+from .game import Options
+from .generate import dumps, generate_log
+from .tileset import TileSet, load_tileset_file
+from .verify import EXIT_ILLEGAL, EXIT_UNREADABLE, EXIT_VALID, verify_file
+
+GAMES = ("base", "hunters-gatherers")
+EXPANSIONS = ("inns-cathedrals", "hills-sheep")
+
+
+def _expansions(text: str) -> tuple[str, ...]:
+    items = tuple(x.strip() for x in text.split(",") if x.strip())
+    for x in items:
+        if x not in EXPANSIONS:
+            raise argparse.ArgumentTypeError(
+                f"unknown expansion {x!r} (choose from {', '.join(EXPANSIONS)})")
+    return items
+
+
+def _tileset(path: str | None) -> TileSet | None:
+    return None if path is None else load_tileset_file(path)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    tileset = _tileset(args.tileset)
+    worst = EXIT_VALID
+    for name in args.files:
+        report = verify_file(name, tileset, args.max_bytes)
+        if args.json:
+            print(json.dumps(report.as_json(), ensure_ascii=False))
+        else:
+            print(report.line())
+            if args.verbose and report.claims:
+                for c in report.claims[1:]:
+                    print(f"    also: {c['message']}")
+        worst = max(worst, report.exit_code)
+    return worst
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    options = Options(small_city=args.small_city, farm_scoring=args.farm_scoring)
+    limit = 6 if "inns-cathedrals" in args.expansions else 5
+    if args.players > limit:
+        print(f"generate: {args.players} players; this game takes 2 to {limit} (B1, IC1)",
+              file=sys.stderr)
+        return EXIT_UNREADABLE
+    if args.count > 1 and not args.out:
+        print("generate: --count above 1 needs --out DIR", file=sys.stderr)
+        return EXIT_UNREADABLE
+    out_dir = Path(args.out) if args.out else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    for k in range(args.count):
+        seed = args.seed + k
+        log = generate_log(args.game, args.players, seed, args.expansions, options)
+        text = dumps(log)
+        if out_dir is None:
+            sys.stdout.write(text)
+        else:
+            path = out_dir / f"{args.game}-{args.players}p-{seed}.json"
+            path.write_text(text, encoding="utf-8")
+            if args.count > 1 and sys.stderr.isatty():
+                print(f"\r{k + 1}/{args.count} games", end="", file=sys.stderr, flush=True)
+    if out_dir is not None:
+        if args.count > 1 and sys.stderr.isatty():
+            print(file=sys.stderr)
+        print(f"wrote {args.count} game{'s' if args.count > 1 else ''} to {out_dir}",
+              file=sys.stderr)
+    return EXIT_VALID
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m replay",
+        description="Replay, verify, generate and draw Carcassonne-family game logs.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    v = sub.add_parser("verify", help="verify logs: exit 0 valid, 1 illegal move or wrong claim, "
+                                      "2 unreadable or schema-invalid")
+    v.add_argument("files", nargs="+", metavar="FILE")
+    v.add_argument("--json", action="store_true", help="one JSON object per file")
+    v.add_argument("--tileset", metavar="FILE", help="a tile-set file to use instead of the "
+                                                     "built-in one of the log's game")
+    v.add_argument("--max-bytes", type=int, default=None, help="largest log accepted "
+                                                               "(default 5 MB)")
+    v.add_argument("-v", "--verbose", action="store_true", help="list every wrong claim")
+    v.set_defaults(func=cmd_verify)
+
+    g = sub.add_parser("generate", help="write random legal games")
+    g.add_argument("--game", choices=GAMES, default="base")
+    g.add_argument("--players", type=int, default=2, choices=range(2, 7), metavar="N")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--count", type=int, default=1)
+    g.add_argument("--out", metavar="DIR", help="write files here (default: stdout)")
+    g.add_argument("--expansions", type=_expansions, default=(),
+                   help="comma-separated: " + ",".join(EXPANSIONS))
+    g.add_argument("--small-city", type=int, choices=(2, 4), default=2, help="B4a")
+    g.add_argument("--farm-scoring", choices=("per-city", "per-field"), default="per-city",
+                   help="B8")
+    g.set_defaults(func=cmd_generate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except TileSetError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except ReplayError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_ILLEGAL
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
