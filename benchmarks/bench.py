@@ -41,7 +41,7 @@ def run(games: int) -> list[dict[str, Any]]:
         gen_rate = _rate(games, gen)
         texts = [dumps(generate_log(game, players, 20_000 + i, expansions)) for i in range(games)]
 
-        def ver(i: int) -> None:
+        def ver(i: int, texts: list[str] = texts, label: str = label) -> None:
             report = verify_data(decode(texts[i]))
             if not report.valid:
                 raise SystemExit(f"{label}: generated game {i} does not verify: {report.line()}")

@@ -54,7 +54,9 @@ class Feature:
         for k, v in other.counts.items():
             self.counts[k] = self.counts.get(k, 0) + v
 
-    def strengths(self, families: tuple[str, ...] = ("follower", "large-follower")) -> dict[int, int]:
+    def strengths(
+        self, families: tuple[str, ...] = ("follower", "large-follower"),
+    ) -> dict[int, int]:
         out: dict[int, int] = {}
         for f in self.figures:
             if f.kind in families:

@@ -93,7 +93,7 @@ class Placement:
 
 
 class Game:
-    """One game in progress. Use ``legal_placements``/``figure_options`` to explore, ``play`` to move."""
+    """One game in progress: ``legal_placements``/``figure_options`` explore, ``play`` moves."""
 
     def __init__(self, config: GameConfig) -> None:
         self.config = config
@@ -277,7 +277,8 @@ class Game:
             raise IllegalMove("G6", f"tile {tile.id} rotated {90 * q} has no segment at "
                               f"{fig.location!r} (locations: {', '.join(names)})")
         seg = tile.segments[seg_index]
-        if seg.type not in FIGURE_SEGMENTS[fig.kind] or not self._kind_allowed_here(fig.kind, seg.type):
+        if (seg.type not in FIGURE_SEGMENTS[fig.kind]
+                or not self._kind_allowed_here(fig.kind, seg.type)):
             raise IllegalMove(self._figure_rule(fig.kind), f"a {fig.kind} cannot stand on a "
                               f"{seg.type} ({fig.location})")
         groups = self._prospective(tile, cell, q)
@@ -408,13 +409,13 @@ class Game:
                 continue
             o = (s + 2) % 4
             nrot = nb.tile.rotations[nb.rot]
-            for seg in rot.side_segs[s]:
-                graph.of(first + seg).open -= 1
-            for nseg in nrot.side_segs[o]:
-                graph.of(nb.first_node + nseg).open -= 1
-            for j, seg in rot.side_pairs[s]:
-                for nseg in nrot.side_j[o][2 - j]:
-                    graph.union(first + seg, nb.first_node + nseg)
+            for si in rot.side_segs[s]:
+                graph.of(first + si).open -= 1
+            for ni in nrot.side_segs[o]:
+                graph.of(nb.first_node + ni).open -= 1
+            for j, si in rot.side_pairs[s]:
+                for ni in nrot.side_j[o][2 - j]:
+                    graph.union(first + si, nb.first_node + ni)
         self._frontier_remove(cell)
         edges = rot.edges
         for s in range(4):
@@ -554,7 +555,8 @@ class Game:
         while self.pile_pos < len(self.pile):
             tile = self.pile[self.pile_pos]
             self.pile_pos += 1
-            self.hash ^= hashing.item("drawn", self.pile_pos - 1) ^ hashing.item("drawn", self.pile_pos)
+            self.hash ^= hashing.item("drawn", self.pile_pos - 1)
+            self.hash ^= hashing.item("drawn", self.pile_pos)
             if self.can_place(tile):
                 self.current = tile
                 return

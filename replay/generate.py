@@ -53,8 +53,10 @@ def play_random(config: GameConfig, figure_rate: float = 0.6) -> tuple[Game, lis
     return game, moves
 
 
-def generate_log(game: str = "base", players: int = 2, seed: int | str = 0,
-                 expansions: tuple[str, ...] = (), options: Options | None = None) -> dict[str, Any]:
+def generate_log(
+    game: str = "base", players: int = 2, seed: int | str = 0,
+    expansions: tuple[str, ...] = (), options: Options | None = None,
+) -> dict[str, Any]:
     config = config_for(game, players, seed, expansions, options)
     finished, moves = play_random(config)
     names = [p.name for p in config.players]

@@ -71,7 +71,9 @@ def read_file(path: str | Path, max_bytes: int = MAX_BYTES) -> Any:
 
 
 def pointer(parts: Any) -> str:
-    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in parts) if parts else ""
+    if not parts:
+        return ""
+    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
 _MOVE_KEYS = frozenset({"tile", "discard", "x", "y", "rotation", "figure", "scores"})

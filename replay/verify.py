@@ -136,8 +136,8 @@ def verify_parsed(log: ParsedLog, source: str = "<log>") -> Report:
                                   "message": "final scores are claimed but the game is unfinished"})
         else:
             _compare(report, log.final_claims, report.final_scores, None)
-    if log.winner_claims is not None and game.finished:
-        if sorted(log.winner_claims) != sorted(report.winners):
+    if (log.winner_claims is not None and game.finished
+            and sorted(log.winner_claims) != sorted(report.winners)):
             report.claims.append({"move": None, "player": None,
                                   "claimed": list(log.winner_claims), "actual": report.winners,
                                   "message": f"claimed winners {list(log.winner_claims)}, "

@@ -15,7 +15,7 @@ from typing import Any
 
 OUT = Path(__file__).resolve().parent.parent / "replay" / "data" / "tilesets"
 
-SETS = {
+SETS: dict[str, dict[str, str]] = {
     "base_c1": {
         "id": "base-1e",
         "name": "Carcassonne base game, 1st edition (72 tiles)",

@@ -116,28 +116,28 @@ def farm_scoring(game: Game, feats: list[Feature]) -> None:
         return
     touched: list[list[Feature]] = []
     for fld in fields:
-        cities: dict[int, Feature] = {}
+        found: dict[int, Feature] = {}
         for node in fld.touches:
             city = graph.of(node)
             if city.type == "city" and city.open == 0:
-                cities[city.first] = city
-        touched.append([cities[k] for k in sorted(cities)])
+                found[city.first] = city
+        touched.append([found[k] for k in sorted(found)])
     if game.config.options.farm_scoring == "per-field":
-        for fld, cities in zip(fields, touched, strict=True):
-            if not cities:
+        for fld, near in zip(fields, touched, strict=True):
+            if not near:
                 continue
-            pts = 3 * len(cities)
+            pts = 3 * len(near)
             winners, strengths = majority(game, fld.figures)
             for p in winners:
                 game.add_score(p, pts)
             game.events.append(score_event(
                 game, "farm", "final", pts, winners, strengths,
-                f"field: {_n(len(cities), 'complete city', 'complete cities')} × 3 = {pts}",
+                f"field: {_n(len(near), 'complete city', 'complete cities')} × 3 = {pts}",
                 "B8", game.cells_of(fld)))
         return
     by_city: dict[int, tuple[Feature, list[Feature]]] = {}
-    for fld, cities in zip(fields, touched, strict=True):
-        for city in cities:
+    for fld, near in zip(fields, touched, strict=True):
+        for city in near:
             by_city.setdefault(city.first, (city, []))[1].append(fld)
     for key in sorted(by_city):
         city, flds = by_city[key]

@@ -1,0 +1,1 @@
+"""The Flask web app (see web/app.py)."""
