@@ -89,7 +89,7 @@ def main(shared: str) -> None:
     for block in re.findall(r"```json\n(.*?)```", text, re.S):
         data = json.loads(block)
         meta = SETS[data["set"]]
-        out = {
+        out: dict[str, Any] = {
             "format": "carcassonne-replay/tileset",
             "version": 1,
             "id": meta["id"],
@@ -102,7 +102,8 @@ def main(shared: str) -> None:
         }
         path = OUT / f"{meta['id']}.json"
         path.write_text(dump_tileset(out), encoding="utf-8")
-        print(f"wrote {path} ({sum(t['count'] for t in out['tiles'])} tiles)")
+        tiles = sum(t["count"] for t in out["tiles"])
+        print(f"wrote {path} ({tiles} tiles)")
 
 
 if __name__ == "__main__":
