@@ -211,11 +211,11 @@ class Game:
     def _check(self, move: Move) -> TileType:
         if self.finished:
             raise IllegalMove("G11", "the game is over: the draw pile is empty")
+        if move.discard and self.config.seed is not None:
+            raise IllegalMove("G5", "seeded games discard unplaceable tiles by themselves; "
+                              "a log never discards")
         tile = self._tile_for(move)
         if move.discard:
-            if self.config.seed is not None:
-                raise IllegalMove("G5", "seeded games discard unplaceable tiles by themselves; "
-                                  "a log never discards")
             if self.can_place(tile):
                 first = self.legal_placements(tile)[0]
                 raise IllegalMove("G5", f"tile {tile.id} is discarded but can be placed, "
@@ -565,6 +565,13 @@ class Game:
                                 "rule": "G5"})
         self.current = None
         self._finish()
+
+    def end_now(self) -> list[Event]:
+        """End the game here (a log with ``"end": "after-last-move"``); return the final events."""
+        self.events = []
+        self._finish()
+        events, self.events = self.events, []
+        return events
 
     def _finish(self) -> None:
         if self.finished:

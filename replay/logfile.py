@@ -31,6 +31,7 @@ class ParsedLog:
     final_claims: dict[str, int] | None = None
     winner_claims: tuple[str, ...] | None = None
     raw: Any = None
+    end_after_last_move: bool = False
 
 
 def decode(data: bytes | str, max_bytes: int = MAX_BYTES) -> Any:
@@ -211,7 +212,8 @@ def parse(data: Any, custom_tileset: TileSet | None = None) -> ParsedLog:
             if w not in names:
                 raise LogFormatError(f"{w!r} is not a player", f"/claims/winners/{k}")
     return ParsedLog(config, tuple(moves), move_claims, final,
-                     None if winners is None else tuple(winners), data)
+                     None if winners is None else tuple(winners), data,
+                     data.get("end") == "after-last-move")
 
 
 def _check_names(scores: dict[str, int], names: list[str], path: str) -> None:

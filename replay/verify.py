@@ -87,6 +87,13 @@ def replay(log: ParsedLog, upto: int | None = None, keep_events: bool = True) ->
         if keep_events:
             events.append(ev)
         hashes.append(hashing.hexdigest(game.hash))
+    if (error is None and log.end_after_last_move and not game.finished
+            and game.moves_played == len(log.moves)):
+        final = game.end_now()
+        if keep_events and events:
+            events[-1].extend(final)
+        if hashes:
+            hashes[-1] = hashing.hexdigest(game.hash)
     return Replay(log, game, events, hashes, error)
 
 
@@ -119,6 +126,9 @@ def verify_parsed(log: ParsedLog, source: str = "<log>") -> Report:
                             "message": e.message, "path": None}
             break
         report.hashes.append(hashing.hexdigest(game.hash))
+        if i == len(log.moves) - 1 and log.end_after_last_move and not game.finished:
+            game.end_now()
+            report.hashes[-1] = hashing.hexdigest(game.hash)
         claim = log.move_claims.get(i) if log.move_claims else None
         if claim is not None:
             _compare(report, claim, dict(zip(names, game.scores, strict=True)), i)
