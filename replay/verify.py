@@ -50,12 +50,16 @@ class Report:
             e = self.error
             if e.get("path") is not None:
                 return f"{self.source}: unreadable: {e['path'] or '/'}: {e['message']}"
-            where = f"move {e['move']}" if e.get("move") is not None else "header"
+            if e.get("move") is not None:
+                where = f"move {e['move']}"
+            else:
+                where = "the end" if e["rule"] == "L2" else "header"
             who = f" ({e['player']})" if e.get("player") else ""
             return f"{self.source}: INVALID at {where}{who}: {e['rule']}: {e['message']}"
         scores = ", ".join(f"{n} {s}" for n, s in self.final_scores.items())
         if not self.finished:
-            return (f"{self.source}: valid so far, unfinished after {self.moves_played} moves "
+            n = self.moves_played
+            return (f"{self.source}: valid so far, unfinished after {n} move{'s' * (n != 1)} "
                     f"(scores {scores})")
         return (f"{self.source}: valid, {self.moves_played} moves; final scores {scores}; "
                 f"winner{'s' if len(self.winners) > 1 else ''} {', '.join(self.winners)}")

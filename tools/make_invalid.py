@@ -1,0 +1,141 @@
+"""Write the corpus of broken logs in ``fixtures/invalid/`` with its manifest ``expected.json``.
+
+Each file breaks exactly one thing; the manifest says the exit code and, for illegal moves, the
+rule id and move index (or, for unreadable input, the JSON pointer). ``tests/test_invalid.py``
+verifies every file against it. Run: ``python tools/make_invalid.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from replay.generate import dumps, generate_log
+from replay.logfile import parse
+from replay.verify import replay
+
+OUT = Path(__file__).resolve().parent.parent / "fixtures" / "invalid"
+
+
+def table(moves: list[dict[str, Any]], players: int = 2, **extra: Any) -> dict[str, Any]:
+    log: dict[str, Any] = {
+        "format": "carcassonne-replay/log", "version": 1, "game": "base",
+        "players": [{"name": n} for n in ("Ada", "Ben", "Cleo", "Dan", "Eva", "Finn")[:players]],
+    }
+    log.update(extra)
+    log["moves"] = moves
+    return log
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    good = generate_log("base", 2, 7)
+    logs: dict[str, tuple[Any, dict[str, Any]]] = {}
+
+    def mutate(name: str, expect: dict[str, Any], fn: Any) -> None:
+        log = copy.deepcopy(good)
+        fn(log)
+        logs[name] = (log, expect)
+
+    mutate("wrong-type", {"exit": 2, "path": "/moves/2/x"},
+           lambda d: d["moves"][2].__setitem__("x", "3"))
+    mutate("huge-coordinate", {"exit": 2, "path": "/moves/0/x"},
+           lambda d: d["moves"][0].__setitem__("x", 10**12))
+    mutate("bad-rotation", {"exit": 2, "path": "/moves/1/rotation"},
+           lambda d: d["moves"][1].__setitem__("rotation", 45))
+    mutate("unknown-field", {"exit": 2, "path": "/moves/4"},
+           lambda d: d["moves"][4].__setitem__("meeple", "yes"))
+    mutate("missing-players", {"exit": 2, "path": ""}, lambda d: d.pop("players"))
+    mutate("duplicate-names", {"exit": 2, "path": "/players/1/name"},
+           lambda d: d["players"][1].__setitem__("name", "Ada"))
+    mutate("tileset-mismatch", {"exit": 2, "path": "/tileset/sha256"},
+           lambda d: d["tileset"].__setitem__("sha256", "0" * 64))
+    mutate("six-players-without-ic", {"exit": 1, "rule": "B1", "move": None},
+           lambda d: d.__setitem__("players", [{"name": f"P{i}"} for i in range(6)]))
+
+    # illegal moves in a real seeded game: reuse the placement of an earlier move
+    def occupied(d: dict[str, Any]) -> None:
+        d["moves"][5].update(x=d["moves"][2]["x"], y=d["moves"][2]["y"])
+    mutate("occupied-cell", {"exit": 1, "rule": "G4", "move": 5}, occupied)
+    mutate("detached-cell", {"exit": 1, "rule": "G4", "move": 3},
+           lambda d: d["moves"][3].update(x=40, y=40))
+    mutate("wrong-seeded-tile", {"exit": 1, "rule": "L1", "move": 6},
+           lambda d: d["moves"][6].__setitem__("tile", "C" if d["moves"][6]["tile"] != "C"
+                                                else "B"))
+    mutate("move-after-end", {"exit": 1, "rule": "G11", "move": len(good["moves"])},
+           lambda d: d["moves"].append(dict(d["moves"][0])))
+    mutate("seeded-discard", {"exit": 1, "rule": "G5", "move": 9},
+           lambda d: d["moves"].__setitem__(9, {"tile": d["moves"][9]["tile"],
+                                                 "discard": True}))
+    mutate("wrong-final-claim", {"exit": 1, "rule": "L2", "move": None},
+           lambda d: d["claims"]["final_scores"].__setitem__(
+               "Ada", d["claims"]["final_scores"]["Ada"] + 1))
+    mutate("wrong-winner-claim", {"exit": 1, "rule": "L2", "move": None},
+           lambda d: d["claims"].__setitem__("winners", ["Ada", "Ben"]))
+    mutate("wrong-move-claim", {"exit": 1, "rule": "L2", "move": 10},
+           lambda d: d["moves"][10].__setitem__("scores", {"Ada": 999, "Ben": 0}))
+
+    # edge mismatch: a legal cell of move 8 but a rotation whose sides do not match
+    g = replay(parse(good), upto=8).game
+    x, y, rot = g.legal_placements()[0]
+    legal = {r for (a, b, r) in g.legal_placements() if (a, b) == (x, y)}
+    bad_rot = next(r for r in (0, 90, 180, 270) if r not in legal)
+    mutate("edge-mismatch", {"exit": 1, "rule": "G4", "move": 8},
+           lambda d: d["moves"][8].update(x=x, y=y, rotation=bad_rot))
+
+    logs["occupied-feature"] = (table([
+        {"tile": "R", "x": 0, "y": -1, "rotation": 180, "figure": {"at": "S"}},
+        {"tile": "E", "x": -1, "y": -1, "rotation": 90, "figure": {"at": "E"}}]),
+        {"exit": 1, "rule": "G6", "move": 1})
+    logs["unknown-location"] = (table([
+        {"tile": "U", "x": 1, "y": 0, "rotation": 0, "figure": {"at": "cloister"}}]),
+        {"exit": 1, "rule": "G6", "move": 0})
+    logs["unknown-tile"] = (table([{"tile": "Z9", "x": 1, "y": 0, "rotation": 0}]),
+                            {"exit": 1, "rule": "L1", "move": 0})
+    logs["overdrawn-tile"] = (table([
+        {"tile": "C", "x": 0, "y": -1, "rotation": 0},
+        {"tile": "C", "x": 0, "y": -2, "rotation": 0}]), {"exit": 1, "rule": "L1", "move": 1})
+    logs["table-move-without-tile"] = (table([{"x": 1, "y": 0, "rotation": 0}]),
+                                       {"exit": 1, "rule": "L1", "move": 0})
+    logs["discard-placeable"] = (table([{"tile": "U", "discard": True}]),
+                                 {"exit": 1, "rule": "G5", "move": 0})
+    logs["final-claim-unfinished"] = (table([{"tile": "U", "x": 1, "y": 0, "rotation": 0}],
+                                            claims={"final_scores": {"Ada": 0, "Ben": 0}}),
+                                      {"exit": 1, "rule": "L2", "move": None})
+    logs["supply-empty"] = (_supply_empty_log(), {"exit": 1, "rule": "G6", "move": 14})
+
+    manifest: dict[str, Any] = {}
+    for name, (log, expect) in sorted(logs.items()):
+        (OUT / f"{name}.json").write_text(dumps(log) if "moves" in log and "players" in log
+                                          else json.dumps(log, indent=1) + "\n", encoding="utf-8")
+        manifest[f"{name}.json"] = expect
+    (OUT / "malformed-json.json").write_text('{"format": "carcassonne-replay/log", "version": 1,\n'
+                                             '  "moves": [ {"x": 1,, } ]\n', encoding="utf-8")
+    manifest["malformed-json.json"] = {"exit": 2, "path": ""}
+    (OUT / "not-utf8.json").write_bytes(b'{"format": "\xff\xfe"}')
+    manifest["not-utf8.json"] = {"exit": 2, "path": ""}
+    (OUT / "expected.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n",
+                                       encoding="utf-8")
+    print(f"wrote {len(manifest)} broken logs to {OUT}")
+
+
+def _supply_empty_log() -> dict[str, Any]:
+    """Ada puts six monks and a farmer on the board, then tries an eighth figure."""
+    def m(tile: str, x: int, y: int, at: str | None = None) -> dict[str, Any]:
+        move: dict[str, Any] = {"tile": tile, "x": x, "y": y, "rotation": 0}
+        if at:
+            move["figure"] = {"at": at}
+        return move
+    ada = [m("B", 0, 1, "cloister"), m("B", 1, 1, "cloister"), m("B", -1, 1, "cloister"),
+           m("B", 2, 1, "cloister"), m("A", -2, 1, "cloister"), m("A", 3, 1, "cloister"),
+           m("U", 1, 0, "N"), m("U", -1, 0, "W")]
+    ben = [{"tile": "E", "x": 0, "y": -1, "rotation": 180}, m("U", 0, -2), m("U", 1, -2),
+           m("U", -1, -2), m("U", 2, -2), m("U", -2, -2), m("V", 3, -2)]
+    moves = [mv for pair in zip(ada, ben + [{}], strict=True) for mv in pair if mv]
+    return table(moves)
+
+
+if __name__ == "__main__":
+    main()
