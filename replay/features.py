@@ -24,7 +24,7 @@ class Figure:
 class Feature:
     __slots__ = (
         "type", "first", "nodes", "tiles", "open", "pennants", "figures", "flags",
-        "touches", "scored", "cell", "counts",
+        "touches", "scored", "cell", "counts", "tokens",
     )
 
     def __init__(self, seg_type: str, node: int, tile: int, open_sides: int) -> None:
@@ -40,6 +40,7 @@ class Feature:
         self.scored = False
         self.cell: tuple[int, int] | None = None  # cloisters only
         self.counts: dict[str, int] = {}  # symbol totals (fish, gold, deer, ...)
+        self.tokens: list[tuple[int, int]] = []  # Hills & Sheep flock: (draw number, sheep)
 
     def absorb(self, other: Feature) -> None:
         self.first = min(self.first, other.first)
@@ -53,6 +54,8 @@ class Feature:
         self.scored = self.scored or other.scored
         for k, v in other.counts.items():
             self.counts[k] = self.counts.get(k, 0) + v
+        if other.tokens:
+            self.tokens.extend(other.tokens)
 
     def strengths(
         self, families: tuple[str, ...] = ("follower", "large-follower"),

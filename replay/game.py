@@ -16,13 +16,14 @@ from .errors import IllegalMove
 from .features import Feature, FeatureGraph, Figure
 from .rng import SeededStream
 from .rules import base as base_rules
+from .rules import hills_sheep
 from .tileset import (
-    POSITIONS,
     ROLE,
     SIDE_DELTA,
     SIDES,
     TileSet,
     TileType,
+    location_name,
 )
 
 Event = dict[str, Any]
@@ -50,9 +51,25 @@ class Player:
 class Options:
     small_city: int = 2  # B4a
     farm_scoring: str = "per-city"  # B8
+    hill_tiebreak: str = "presence"  # HS8: "presence" or "count"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"small_city": self.small_city, "farm_scoring": self.farm_scoring}
+        out: dict[str, Any] = {"small_city": self.small_city, "farm_scoring": self.farm_scoring}
+        if self.hill_tiebreak != "presence":
+            out["hill_tiebreak"] = self.hill_tiebreak
+        return out
+
+
+def supply_for(game: str, expansions: tuple[str, ...] | list[str]) -> dict[str, int]:
+    """Starting figures of each player (B1, IC1, HS1, HG1)."""
+    if game == "hunters-gatherers":
+        return {"follower": 5, "hut": 2}
+    supply = {"follower": 7}
+    if "inns-cathedrals" in expansions:
+        supply["large-follower"] = 1
+    if "hills-sheep" in expansions:
+        supply["shepherd"] = 1
+    return supply
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +90,15 @@ class FigureChoice:
 
 
 @dataclass(frozen=True, slots=True)
+class FlockChoice:
+    """HS3: for the field holding this player's shepherd that the new tile extends (named by a
+    location of the new tile), draw a token ("expand") or score the flock ("herd")."""
+
+    location: str
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
 class Move:
     x: int = 0
     y: int = 0
@@ -80,6 +106,9 @@ class Move:
     tile: str | None = None
     figure: FigureChoice | None = None
     discard: bool = False
+    flock: tuple[FlockChoice, ...] = ()
+    tokens: tuple[int, ...] = ()  # sheep tokens drawn (0 = wolf): required in table logs
+    hidden: str | None = None  # table logs: the tile put under a hill (HS7), if known
 
 
 @dataclass(slots=True)
@@ -127,6 +156,12 @@ class Game:
             for t in config.tileset.tiles:
                 self.remaining[t.id] = t.count - (1 if t.start else 0)
         self.pile_pos = 0
+        self.hidden: list[str] = []  # tiles under hills (HS7); "?" when a table log did not say
+        self.sheep = "hills-sheep" in config.expansions
+        self.bag: list[int] = sorted(hills_sheep.BAG) if self.sheep else []
+        self.token_draws = 0
+        self._sheep_stream = (SeededStream(config.seed, "sheep")
+                              if self.sheep and config.seed is not None else None)
         self.current: TileType | None = None
         self._place(self.start_tile, 0, (0, 0), None)
         self.hash ^= hashing.item("turn", self.turn)
@@ -143,7 +178,7 @@ class Game:
     def tiles_left(self) -> int:
         if self.config.seed is not None:
             return len(self.pile) - self.pile_pos + (1 if self.current is not None else 0)
-        return sum(self.remaining.values())
+        return sum(self.remaining.values()) - self.hidden.count("?")
 
     def can_place(self, tile: TileType) -> bool:
         fits = tile.fits
@@ -180,8 +215,16 @@ class Game:
                     continue
                 if self._occupied(groups[seg.index], family):
                     continue
-                out.append(FigureChoice(kind, _location_name(rot, seg.index)))
+                out.append(FigureChoice(kind, location_name(rot, seg.index)))
         return out
+
+    def flock_required(self, tile: TileType, x: int, y: int, rotation: int) -> list[str]:
+        """HS3: locations of the fields needing an expand-or-herd choice after this placement."""
+        if not self.sheep:
+            return []
+        q = rotation // 90
+        groups = self._prospective(tile, (x, y), q)
+        return list(hills_sheep.shepherd_fields(self, tile, q, groups))
 
     def _kind_allowed_here(self, kind: str, seg_type: str) -> bool:
         return True
@@ -224,10 +267,29 @@ class Game:
         if move.rotation not in (0, 90, 180, 270):
             raise IllegalMove("G1", f"rotation {move.rotation} is not 0, 90, 180 or 270")
         cell = (move.x, move.y)
-        self._check_placement(tile, cell, move.rotation // 90)
+        q = move.rotation // 90
+        self._check_placement(tile, cell, q)
+        groups = self._prospective(tile, cell, q)
         if move.figure is not None:
-            self._check_figure(tile, cell, move.rotation // 90, move.figure)
+            self._check_figure(tile, cell, q, move.figure, groups)
+        if self.sheep or move.flock or move.tokens:
+            hills_sheep.check(self, tile, q, move, groups)
+        if move.hidden is not None:
+            self._check_hidden(tile, move.hidden)
         return tile
+
+    def _check_hidden(self, tile: TileType, hidden: str) -> None:
+        if not tile.hill:
+            raise IllegalMove("HS7", f"tile {tile.id} is no hill: nothing goes under it")
+        if self.config.seed is not None:
+            nxt = self.pile[self.pile_pos].id if self.pile_pos < len(self.pile) else None
+            if hidden != nxt:
+                raise IllegalMove("HS7", f"the log hides {hidden} under the hill but the pile "
+                                  f"gives {nxt or 'nothing (it is empty)'}")
+            return
+        left = self.remaining.get(hidden, 0) - (1 if hidden == tile.id else 0)
+        if hidden not in self.tiles_by_id or left <= 0:
+            raise IllegalMove("L1", f"tile {hidden} cannot go under the hill: none is left")
 
     def _tile_for(self, move: Move) -> TileType:
         if self.config.seed is not None:
@@ -264,7 +326,8 @@ class Game:
                     f"({_terrain(edges[s])}) meets {_terrain(key[s])} of tile {other.tile.id} "
                     f"at ({x + dx},{y + dy})")
 
-    def _check_figure(self, tile: TileType, cell: Cell, q: int, fig: FigureChoice) -> None:
+    def _check_figure(self, tile: TileType, cell: Cell, q: int, fig: FigureChoice,
+                      groups: list[list[int]]) -> None:
         p = self.turn
         if fig.kind not in self.supply[p]:
             raise IllegalMove("G6", f"figure {fig.kind!r} is not part of this game")
@@ -281,7 +344,6 @@ class Game:
                 or not self._kind_allowed_here(fig.kind, seg.type)):
             raise IllegalMove(self._figure_rule(fig.kind), f"a {fig.kind} cannot stand on a "
                               f"{seg.type} ({fig.location})")
-        groups = self._prospective(tile, cell, q)
         family = FIGURE_FAMILY[fig.kind]
         holder = self._occupied(groups[seg_index], family)
         if holder is not None:
@@ -292,7 +354,7 @@ class Game:
                 f"{holder.location}")
 
     def _figure_rule(self, kind: str) -> str:
-        return "G6"
+        return {"shepherd": "HS2", "hut": "HG3"}.get(kind, "G6")
 
     def _occupied(self, roots: list[int], family: str) -> Figure | None:
         for r in roots:
@@ -363,8 +425,58 @@ class Game:
                             "y": move.y, "rotation": move.rotation})
         if move.figure is not None:
             self._put_figure(placement, move.figure)
+        if self.sheep:
+            hills_sheep.after_figure(self, placement, move)
+        if tile.hill:
+            self._hide_under_hill(tile, move.hidden)
         self._after_placement(placement)
         self._end_turn()
+
+    def _hide_under_hill(self, tile: TileType, named: str | None) -> None:
+        """HS7: the next tile of the pile goes under the hill, unseen and out of the game."""
+        if self.config.seed is not None:
+            if self.pile_pos >= len(self.pile):
+                return
+            hidden = self.pile[self.pile_pos].id
+            self.pile_pos += 1
+            self.hash ^= hashing.item("drawn", self.pile_pos - 1)
+            self.hash ^= hashing.item("drawn", self.pile_pos)
+        else:
+            if self.tiles_left() == 0:
+                return
+            hidden = named or "?"
+            if named is not None:
+                self.remaining[named] -= 1
+        self.hidden.append(hidden)
+        self.hash ^= hashing.item("hidden", len(self.hidden), hidden)
+        self.events.append({"type": "hidden", "player": self.turn, "tile": hidden,
+                            "rule": "HS7"})
+
+    # Hills & Sheep bag (HS1): see rules/hills_sheep.py for the draw algorithm
+    def draw_token(self) -> int:
+        assert self._sheep_stream is not None
+        return self.bag[self._sheep_stream.below(len(self.bag))]
+
+    def peek_tokens(self, n: int) -> list[int] | None:
+        """The next ``n`` seeded draws, assuming no token comes back in between (None: table)."""
+        if self._sheep_stream is None:
+            return None
+        stream = self._sheep_stream.copy()
+        bag = list(self.bag)
+        out = []
+        for _ in range(n):
+            out.append(bag.pop(stream.below(len(bag))))
+        return out
+
+    def take_token(self, value: int) -> None:
+        self.bag.remove(value)
+        self.hash ^= hashing.item("draws", self.token_draws)
+        self.token_draws += 1
+        self.hash ^= hashing.item("draws", self.token_draws)
+
+    def bag_return(self, value: int) -> None:
+        self.bag.append(value)
+        self.bag.sort()
 
     def _discard(self, tile: TileType) -> None:
         self.remaining[tile.id] -= 1
@@ -536,9 +648,16 @@ class Game:
     def final_points(self, feat: Feature) -> tuple[int, str, str]:
         return base_rules.final_points(self, feat)
 
-    def break_tie(self, winners: list[int], figures: list[Figure]) -> list[int]:
-        """G8: every tied player wins. Expansions refine this (HS8)."""
-        return winners
+    def vineyards_around(self, cell: Cell) -> int:
+        x, y = cell
+        board = self.board
+        n = 0
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                nb = board.get((x + dx, y + dy))
+                if (dx or dy) and nb is not None and nb.tile.vineyard:
+                    n += 1
+        return n
 
     def _end_turn(self) -> None:
         self.hash ^= hashing.item("turn", self.turn)
@@ -611,20 +730,6 @@ def build_pile(tileset: TileSet, seed: str) -> list[TileType]:
         pile.extend([t] * (t.count - (1 if t.start else 0)))
     SeededStream(seed, "pile").shuffle(pile)
     return pile
-
-
-def _location_name(rot: Any, seg_index: int) -> str:
-    """The canonical location of a segment: its first board position, else its name."""
-    for b in range(12):
-        if rot.pos[b] == seg_index:
-            return POSITIONS[b]
-    for name, idx in rot.locations.items():
-        if idx == seg_index and name not in POSITIONS:
-            return str(name)
-    for name, idx in rot.locations.items():
-        if idx == seg_index:
-            return str(name)
-    raise ValueError("segment without a location")
 
 
 def _completion_order(feat: Feature) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .game import Game, GameConfig, Move, Options, Player
+from .game import FlockChoice, Game, GameConfig, Move, Options, Player, supply_for
 from .logfile import COLOURS, tileset_for
 from .rng import SeededStream
 
@@ -24,7 +24,7 @@ def config_for(game: str, players: int, seed: int | str, expansions: tuple[str, 
         game=game, expansions=expansions,
         players=tuple(Player(NAMES[i], COLOURS[i]) for i in range(players)),
         options=options or Options(), tileset=tileset, seed=str(seed),
-        supply={"follower": 7},
+        supply=supply_for(game, expansions),
     )
 
 
@@ -48,7 +48,13 @@ def play_random(config: GameConfig, figure_rate: float = 0.6) -> tuple[Game, lis
                 figure = figs[pick.below(len(figs))]
                 record["figure"] = ({"at": figure.location} if figure.kind == "follower"
                                     else {"kind": figure.kind, "at": figure.location})
-        game.play(Move(x, y, rot, tile.id, figure))
+        flock: list[FlockChoice] = []
+        for loc in game.flock_required(tile, x, y, rot):
+            action = ("expand", "herd")[pick.below(2)]
+            flock.append(FlockChoice(loc, action))
+        if flock:
+            record["flock"] = [{"at": c.location, "action": c.action} for c in flock]
+        game.play(Move(x, y, rot, tile.id, figure, flock=tuple(flock)))
         moves.append(record)
     return game, moves
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import IllegalMove, LogFormatError, TileSetError
-from .game import FigureChoice, GameConfig, Move, Options, Player
+from .game import FigureChoice, FlockChoice, GameConfig, Move, Options, Player, supply_for
 from .schemas import validator
 from .tileset import TileSet, builtin_tileset, combine
 
@@ -77,7 +77,8 @@ def pointer(parts: Any) -> str:
     return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-_MOVE_KEYS = frozenset({"tile", "discard", "x", "y", "rotation", "figure", "scores"})
+_MOVE_KEYS = frozenset({"tile", "discard", "x", "y", "rotation", "figure", "scores", "flock",
+                        "tokens", "hidden"})
 _FIGURE_KINDS = frozenset({"follower", "large-follower", "shepherd", "hut"})
 
 
@@ -92,7 +93,9 @@ def move_surely_valid(m: Any) -> bool:
     only; anything unusual falls back to the schema, which then gives the exact error.
     ``tests/test_schema.py`` checks this function against the schema.
     """
-    if type(m) is not dict or not _MOVE_KEYS.issuperset(m) or "discard" in m or "scores" in m:
+    if type(m) is not dict or not _MOVE_KEYS.issuperset(m):
+        return False
+    if "discard" in m or "scores" in m or "flock" in m or "tokens" in m or "hidden" in m:
         return False
     if not (_plain_int(m.get("x"), -1000, 1000) and _plain_int(m.get("y"), -1000, 1000)):
         return False
@@ -174,7 +177,8 @@ def parse(data: Any, custom_tileset: TileSet | None = None) -> ParsedLog:
                           f"{len(names)} players; this game takes 2 to {limit}{hint}")
     opts = data.get("options", {})
     options = Options(small_city=opts.get("small_city", 2),
-                      farm_scoring=opts.get("farm_scoring", "per-city"))
+                      farm_scoring=opts.get("farm_scoring", "per-city"),
+                      hill_tiebreak=opts.get("hill_tiebreak", "presence"))
     tileset = tileset_for(game, expansions, custom_tileset)
     recorded = data.get("tileset")
     if recorded is not None and recorded["sha256"] != tileset.digest:
@@ -183,7 +187,7 @@ def parse(data: Any, custom_tileset: TileSet | None = None) -> ParsedLog:
             f"{recorded['sha256'][:12]}...), but this replay uses {tileset.id} "
             f"(sha256 {tileset.digest[:12]}...)", "/tileset/sha256")
     seed = data.get("seed")
-    supply = {"follower": 7}
+    supply = supply_for(game, expansions)
     config = GameConfig(
         game=game, expansions=tuple(expansions),
         players=tuple(Player(n, c) for n, c in zip(names, colours, strict=True)),
@@ -198,6 +202,9 @@ def parse(data: Any, custom_tileset: TileSet | None = None) -> ParsedLog:
             x=m.get("x", 0), y=m.get("y", 0), rotation=m.get("rotation", 0), tile=m.get("tile"),
             figure=None if fig is None else FigureChoice(fig.get("kind", "follower"), fig["at"]),
             discard=bool(m.get("discard")),
+            flock=tuple(FlockChoice(c["at"], c["action"]) for c in m.get("flock", ())),
+            tokens=tuple(0 if t == "wolf" else t for t in m.get("tokens", ())),
+            hidden=m.get("hidden"),
         ))
         if "scores" in m:
             _check_names(m["scores"], names, f"/moves/{i}/scores")

@@ -38,6 +38,11 @@ class SeededStream:
             self._words = list(reversed(struct.unpack(">4Q", digest)))
         return self._words.pop()
 
+    def copy(self) -> SeededStream:
+        other = SeededStream.__new__(SeededStream)
+        other._key, other._block, other._words = self._key, self._block, list(self._words)
+        return other
+
     def below(self, n: int) -> int:
         if n <= 0:
             raise ValueError("below() needs a positive bound")

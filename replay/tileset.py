@@ -137,6 +137,20 @@ def _rotate(t_pos: list[int], segments: list[Segment], edges: str, quarter: int)
                    locations)
 
 
+def location_name(rot: Rotated, seg_index: int) -> str:
+    """The canonical location of a segment: its first board position, else its name."""
+    for b in range(12):
+        if rot.pos[b] == seg_index:
+            return POSITIONS[b]
+    for name, idx in rot.locations.items():
+        if idx == seg_index and name not in POSITIONS:
+            return str(name)
+    for name, idx in rot.locations.items():
+        if idx == seg_index:
+            return str(name)
+    raise ValueError("segment without a location")
+
+
 def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
     seg_ids = [s["id"] for s in raw["segments"]]
     if len(set(seg_ids)) != len(seg_ids):

@@ -30,22 +30,48 @@ def majority(game: Game, figures: list[Figure]) -> tuple[list[int], dict[int, in
     best = max(strengths.values())
     winners = sorted(p for p, s in strengths.items() if s == best)
     if len(winners) > 1:
-        winners = game.break_tie(winners, figures)
+        winners = hill_tiebreak(game, winners, figures)
     return winners, strengths
+
+
+def hill_tiebreak(game: Game, tied: list[int], figures: list[Figure]) -> list[int]:
+    """HS8: among tied players, those with a follower on a hill tile of the feature win alone
+    (option ``count``: those with the most followers on hills). Without hills, all tied win."""
+    on_hills: dict[int, int] = {}
+    for f in figures:
+        if f.hill and f.kind in FOLLOWERS and f.player in tied:
+            on_hills[f.player] = on_hills.get(f.player, 0) + 1
+    if not on_hills:
+        return tied
+    if game.config.options.hill_tiebreak == "count":
+        best = max(on_hills.values())
+        return sorted(p for p, n in on_hills.items() if n == best)
+    return sorted(on_hills)
 
 
 def completed_points(game: Game, feat: Feature) -> tuple[int, str, str]:
     """Points of a feature completed during play: (points, how, rule id)."""
     n = len(feat.tiles)
     if feat.type == "road":
+        if "inn" in feat.flags:
+            return 2 * n, f"road with an inn: {_n(n, 'tile')} × 2 = {2 * n}", "IC2"
         return n, f"road: {_n(n, 'tile')} × 1 = {n}", "B3"
     if feat.type == "city":
+        if "cathedral" in feat.flags:
+            pts = 3 * n + 3 * feat.pennants
+            return pts, (f"city with a cathedral: {_n(n, 'tile')} × 3 + "
+                         f"{_n(feat.pennants, 'pennant')} × 3 = {pts}"), "IC3"
         if n == 2 and game.config.options.small_city == 2:
             return 2, "city: 2 tiles (small city) = 2", "B4a"
         pts = 2 * n + 2 * feat.pennants
         return pts, (f"city: {_n(n, 'tile')} × 2 + {_n(feat.pennants, 'pennant')} × 2 "
                      f"= {pts}"), "B4"
     if feat.type == "cloister":
+        assert feat.cell is not None
+        vines = game.vineyards_around(feat.cell)
+        if vines:
+            pts = 9 + 3 * vines
+            return pts, f"cloister: complete = 9 + {_n(vines, 'vineyard')} × 3 = {pts}", "HS9"
         return 9, "cloister: complete = 9", "B5"
     raise ValueError(f"{feat.type} does not score during play")
 
@@ -54,8 +80,12 @@ def final_points(game: Game, feat: Feature) -> tuple[int, str, str]:
     """B7: incomplete roads, cities and cloisters at the end of the game."""
     n = len(feat.tiles)
     if feat.type == "road":
+        if "inn" in feat.flags:
+            return 0, "incomplete road with an inn = 0", "IC2"
         return n, f"incomplete road: {_n(n, 'tile')} × 1 = {n}", "B7"
     if feat.type == "city":
+        if "cathedral" in feat.flags:
+            return 0, "incomplete city with a cathedral = 0", "IC3"
         pts = n + feat.pennants
         return pts, (f"incomplete city: {_n(n, 'tile')} + {_n(feat.pennants, 'pennant')} "
                      f"= {pts}"), "B7"
