@@ -44,6 +44,10 @@ MARGIN = 25.0
 MIN_CELLS = 3  # the view shows at least 3 x 3 cells, so the first moves are not huge
 GHOST_REACH = 6  # an illegal placement farther than this from the board is only named
 FOLLOWERS = ("follower", "large-follower")
+# Score events whose "feature" is not a segment type: the segment types they may name.
+FEATURE_ALIASES = {"farm": ("city", "field"), "flock": ("field",)}
+ICON_SCALE = {"pennants": 1.6, "cloister": 1.2, "cathedral": 1.2, "deer": 1.4, "mammoth": 1.4,
+              "aurochs": 1.4, "tiger": 1.4}
 LYING = frozenset({"field", "meadow"})
 
 
@@ -213,7 +217,8 @@ class _Board:
         for name in sorted(self.icons):
             drawing = ICONS.get(name)
             if drawing is not None:
-                out.append(f'<g id="{self.prefix}i-{name}">{drawing}</g>')
+                out.append(f'<g id="{self.prefix}i-{name}" '
+                           f'transform="scale({ICON_SCALE.get(name, 1.3)})">{drawing}</g>')
         out.append(f'<path id="{self.prefix}meeple" d="{MEEPLE}"/>')
         out.append(f'<path id="{self.prefix}hut" d="{HUT}" fill-rule="evenodd"/>')
         out.append(f'<g id="{self.prefix}sheep">{SHEEP}</g>')
@@ -336,7 +341,7 @@ def _scored(b: _Board, events: Sequence[Event]) -> list[tuple[Event, list[Featur
             index = _feature_index(b.game)
         cells = frozenset((int(c[0]), int(c[1])) for c in ev.get("cells", []) if len(c) == 2)
         kind = str(ev.get("feature", ""))
-        kinds = ("city", "field") if kind == "farm" else (kind,)
+        kinds = FEATURE_ALIASES.get(kind, (kind,))
         feats = [f for k in kinds for f in index.get((k, cells), [])]
         out.append((ev, feats))
     return out
@@ -389,13 +394,13 @@ def _figure_svg(b: _Board, kind: str, colour: str, x: float, y: float, lying: bo
         scale = " scale(1.35)" if kind == "large-follower" else ""
         turn = " rotate(-90)" if lying else ""
         return (f'<use class="figure {kind}{" lying" if lying else ""}{extra}" '
-                f'href="#{b.prefix}meeple" transform="{tr}{turn}{scale} scale(1.15)" '
+                f'href="#{b.prefix}meeple" transform="{tr}{turn}{scale} scale(1.6)" '
                 f'fill="{fill}" stroke="{line}" stroke-width="1.2">{tip}</use>')
     if kind == "hut":
         return (f'<use class="figure hut{extra}" href="#{b.prefix}hut" transform="{tr} '
-                f'scale(1.2)" fill="{fill}" stroke="{line}" stroke-width="1.2">{tip}</use>')
+                f'scale(1.6)" fill="{fill}" stroke="{line}" stroke-width="1.2">{tip}</use>')
     if kind == "shepherd":
-        return (f'<g class="figure shepherd{extra}" transform="{tr} scale(1.15)">{tip}'
+        return (f'<g class="figure shepherd{extra}" transform="{tr} scale(1.6)">{tip}'
                 f'<use href="#{b.prefix}meeple" fill="{fill}" stroke="{line}" '
                 f'stroke-width="1.2"/><path d="{CROOK}" fill="none" stroke="#5b3a1a" '
                 f'stroke-width="1.8"/></g>')
@@ -436,20 +441,9 @@ def _figures(b: _Board) -> str:
 
 
 def _flock(game: Game, node: int) -> int:
-    """Sheep in the flock of a shepherd's field (Hills & Sheep): read from the feature's symbol
-    counts (``sheep``), or from a ``flocks`` mapping of feature roots the rules may keep."""
-    feat = game.graph.of(node)
-    count = feat.counts.get("sheep", 0)
-    if count:
-        return int(count)
-    flocks = getattr(game, "flocks", None)
-    if isinstance(flocks, dict):
-        value = flocks.get(game.graph.find(node))
-        if isinstance(value, int):
-            return value
-        if isinstance(value, list | tuple):
-            return sum(v for v in value if isinstance(v, int))
-    return 0
+    """Sheep in the flock of a shepherd's field (Hills & Sheep): the feature's sheep tokens."""
+    tokens = getattr(game.graph.of(node), "tokens", ())
+    return sum(int(t[1]) for t in tokens if isinstance(t, tuple) and len(t) == 2)
 
 
 def _returned(b: _Board, events: Sequence[Event]) -> str:
@@ -595,8 +589,8 @@ def tile(tile_type: TileType, rotation: int = 0, *, size: int | None = 64,
     q = (rotation // 90) % 4
     sid = f"{prefix}t-{_sid(tile_type.id)}"
     icons = sorted({name for name, _ in art.icons})
-    defs = "".join(f'<g id="{prefix}i-{name}">{ICONS[name]}</g>' for name in icons
-                   if name in ICONS)
+    defs = "".join(f'<g id="{prefix}i-{name}" transform="scale({ICON_SCALE.get(name, 1.3)})">'
+                   f'{ICONS[name]}</g>' for name in icons if name in ICONS)
     uses = "".join(
         f'<use href="#{prefix}i-{name}" x="{_f(rotate_point(pt, q)[0])}" '
         f'y="{_f(rotate_point(pt, q)[1])}"/>' for name, pt in art.icons)

@@ -139,8 +139,7 @@ def area_shape(sides: list[int], depth: float = 42.0) -> _Shape:
     """The region hugging ``sides``, closed by curved walls (see the module docstring)."""
     covered = set(sides)
     if len(covered) == 4:
-        poly = list(CORNERS)
-        return _Shape("M0,0H100V100H0Z", poly, [])
+        return _Shape("M0,0H100V100H0Z", list(CORNERS), [])
     start = next(s for s in range(4) if s in covered and (s - 1) % 4 not in covered)
     order = [(start + i) % 4 for i in range(4)]
     runs: list[tuple[bool, list[int]]] = []
@@ -166,7 +165,7 @@ def area_shape(sides: list[int], depth: float = 42.0) -> _Shape:
             c1, c2 = _add(_lerp(a, b, 0.25), n, depth), _add(_lerp(a, b, 0.75), n, depth)
         elif len(run) == 2:
             m = CORNERS[run[1]]
-            ctrl = _lerp(m, CENTRE, 0.8)
+            ctrl = _lerp(m, CENTRE, 0.65)
             c1, c2 = _lerp(a, ctrl, 2 / 3), _lerp(b, ctrl, 2 / 3)
         else:
             cover = next(s for s in range(4) if s not in run)
@@ -316,7 +315,7 @@ def _spots(cells: set[int], taken: list[Point], count: int, gap: float = 15.0) -
         for i in deep:
             p = _cell_centre(i)
             near = min((_dist(p, q) for q in taken + out), default=SIZE)
-            key = min(near, 30.0) + 0.5 * min(dist[i], 3)
+            key = min(near, 24.0) + 5.0 * min(dist[i], 4)
             if best is None or key > best[0] or (key == best[0] and i < best[1]):
                 best = (key, i)
         if best is None:
@@ -669,7 +668,7 @@ def _terrain_svg(tile: TileType, shapes: dict[int, _Shape], lines: dict[int, lis
             for w in sh.walls:
                 out.append(f'<path d="{w}" fill="none" stroke="{COLOURS["forest-edge"]}" '
                            f'stroke-width="2.5"/>')
-    for i, c in lake_centre.items():
+    for c in lake_centre.values():
         out.append(f'<ellipse class="lake" cx="{_fmt(c[0])}" cy="{_fmt(c[1])}" '
                    f'rx="{_fmt(lake_r[0])}" ry="{_fmt(lake_r[1])}" fill="{COLOURS["lake"]}" '
                    f'stroke="{COLOURS["river-edge"]}" stroke-width="2.5"/>')
@@ -677,7 +676,7 @@ def _terrain_svg(tile: TileType, shapes: dict[int, _Shape], lines: dict[int, lis
         if kind == "spring":
             out.append(f'<circle class="spring" cx="{_fmt(p[0])}" cy="{_fmt(p[1])}" r="6" '
                        f'fill="#bfe3ff" stroke="{COLOURS["river-edge"]}" stroke-width="2"/>')
-    for i, t in enumerate(types):
+    for t in types:
         if t not in known:  # a segment type this drawing does not know yet: a neutral patch
             out.append(f'<circle class="segment-{_safe(t)}" cx="50" cy="50" r="10" '
                        f'fill="{COLOURS["unknown"]}" stroke="#555" stroke-width="1.5"/>')
