@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib.util
 import json
 import re
 import sys
@@ -58,12 +59,12 @@ FAMILIES: tuple[Family, ...] = (
     ("hunters-gatherers", ()),
 )
 
-# The figure each expansion (or game) gives every player; its presence in the supply is how the
-# probe tells that the engine implements the expansion's rules, not only its tile set.
-SIGNATURE_FIGURE = {
-    "inns-cathedrals": "large-follower",  # IC1
-    "hills-sheep": "shepherd",  # HS1
-    "hunters-gatherers": "hut",  # HG1
+# How the probe tells that the engine implements an expansion's rules, not only its tile set:
+# the figure it gives every player, and the module of its rules (None: in rules/base.py).
+SIGNATURE: dict[str, tuple[str, str | None]] = {
+    "inns-cathedrals": ("large-follower", None),  # IC1; IC2/IC3 live in rules/base.py
+    "hills-sheep": ("shepherd", "replay.rules.hills_sheep"),  # HS1
+    "hunters-gatherers": ("hut", "replay.rules.hunters_gatherers"),  # HG1
 }
 
 
@@ -78,7 +79,11 @@ def max_players(family: Family) -> int:
 
 
 def unimplemented_reason(family: Family) -> str | None:
-    """None when the engine plays this family; else why not (yet)."""
+    """None when the engine plays this family; else why not (yet).
+
+    A family is played when its tile sets load, the players' supply holds its figure (large
+    follower, shepherd, hut) and its rules module exists (``SIGNATURE``): a tile set or a
+    supply alone may land before the rules do."""
     game, expansions = family
     try:
         config = config_for(game, 2, 0, expansions)
@@ -86,10 +91,14 @@ def unimplemented_reason(family: Family) -> str | None:
     except (ReplayError, KeyError, ValueError) as exc:
         return f"{family_label(family)}: the engine cannot set it up yet ({exc})"
     for part in (game, *expansions):
-        kind = SIGNATURE_FIGURE.get(part)
-        if kind is not None and kind not in supply:
+        if part not in SIGNATURE:
+            continue
+        kind, module = SIGNATURE[part]
+        if kind not in supply:
             return (f"{family_label(family)}: tile set present, but the players' supply has no "
                     f"{kind} yet (rules not implemented)")
+        if module is not None and importlib.util.find_spec(module) is None:
+            return f"{family_label(family)}: no rules module {module} yet"
     return None
 
 
@@ -215,6 +224,14 @@ def render_event(ev: Event, names: list[str]) -> str:
                 f"{ev['location']}")
     if t == "discard":
         return f"discard {ev['tile']} [{ev['rule']}] (drawn by {names[ev['player']]})"
+    if t == "hidden":
+        return f"hidden under the hill: {ev['tile']} [{ev.get('rule', 'HS7')}]"
+    if t == "sheep":
+        return (f"draw {names[ev['player']]}: {ev['token']} [{ev['rule']}] for the field "
+                f"{_cells(ev['cells'])}")
+    if t == "wolf":
+        lost = ", ".join(ev.get("tokens", [])) or "no sheep"
+        return f"wolf [{ev['rule']}]: the flock ({lost}) is lost; field {_cells(ev['cells'])}"
     if t == "end":
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, ev["scores"], strict=True))
         return f"end: scores {scores}; winners {_names(ev['winners'], names)}"
