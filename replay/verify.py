@@ -61,7 +61,8 @@ class Report:
             n = self.moves_played
             return (f"{self.source}: valid so far, unfinished after {n} move{'s' * (n != 1)} "
                     f"(scores {scores})")
-        return (f"{self.source}: valid, {self.moves_played} moves; final scores {scores}; "
+        n = self.moves_played
+        return (f"{self.source}: valid, {n} move{'s' * (n != 1)}; final scores {scores}; "
                 f"winner{'s' if len(self.winners) > 1 else ''} {', '.join(self.winners)}")
 
 

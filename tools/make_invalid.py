@@ -105,6 +105,7 @@ def main() -> None:
                                             claims={"final_scores": {"Ada": 0, "Ben": 0}}),
                                       {"exit": 1, "rule": "L2", "move": None})
     logs["supply-empty"] = (_supply_empty_log(), {"exit": 1, "rule": "G6", "move": 14})
+    _expansion_logs(logs)
 
     manifest: dict[str, Any] = {}
     for name, (log, expect) in sorted(logs.items()):
@@ -119,6 +120,53 @@ def main() -> None:
     (OUT / "expected.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n",
                                        encoding="utf-8")
     print(f"wrote {len(manifest)} broken logs to {OUT}")
+
+
+def _expansion_logs(logs: dict[str, tuple[Any, dict[str, Any]]]) -> None:
+    """One broken log per violation the expansions add (IC, HS)."""
+    hs, ic = ["hills-sheep"], ["inns-cathedrals"]
+    shep = {"tile": "U", "x": 1, "y": 0, "rotation": 0,
+            "figure": {"kind": "shepherd", "at": "S"}, "tokens": [3]}
+    logs["hs2-second-shepherd-in-field"] = (table([shep, {
+        "tile": "U", "x": -1, "y": 0, "rotation": 0, "figure": {"kind": "shepherd", "at": "S"},
+        "tokens": [1]}], expansions=hs), {"exit": 1, "rule": "HS2", "move": 1})
+    logs["hs3-flock-choice-missing"] = (table([shep, {"tile": "U", "x": -1, "y": 0, "rotation": 0},
+                                               {"tile": "B", "x": 0, "y": 1, "rotation": 0}],
+                                              expansions=hs), {"exit": 1, "rule": "HS3", "move": 2})
+    logs["hs3-flock-choice-not-allowed"] = (table([shep, {
+        "tile": "U", "x": -1, "y": 0, "rotation": 0, "flock": [{"at": "S", "action": "herd"}]}],
+        expansions=hs), {"exit": 1, "rule": "HS3", "move": 1})
+    logs["hs-table-draw-not-listed"] = (table([{k: v for k, v in shep.items() if k != "tokens"}],
+                                              expansions=hs), {"exit": 1, "rule": "L1", "move": 0})
+    four = {**shep, "tokens": [4]}
+    logs["hs-token-not-in-bag"] = (table([four, {
+        "tile": "U", "x": -1, "y": 0, "rotation": 0, "figure": {"kind": "shepherd", "at": "N"},
+        "tokens": [4]}, {"tile": "A", "x": 2, "y": 0, "rotation": 90,
+                         "flock": [{"at": "N", "action": "expand"}], "tokens": [4]}],
+        expansions=hs), {"exit": 1, "rule": "L1", "move": 2})
+    logs["hs7-hidden-under-no-hill"] = (table([{"tile": "U", "x": 1, "y": 0, "rotation": 0,
+                                                "hidden": "B"}], expansions=hs),
+                                        {"exit": 1, "rule": "HS7", "move": 0})
+    big = {"kind": "large-follower", "at": "N"}
+    logs["ic1-second-large-follower"] = (table([
+        {"tile": "U", "x": 1, "y": 0, "rotation": 0, "figure": big},
+        {"tile": "U", "x": -1, "y": 0, "rotation": 0},
+        {"tile": "B", "x": 0, "y": 1, "rotation": 0,
+         "figure": {"kind": "large-follower", "at": "cloister"}}], expansions=ic),
+        {"exit": 1, "rule": "G6", "move": 2})
+    logs["ic1-large-follower-without-ic"] = (table([
+        {"tile": "U", "x": 1, "y": 0, "rotation": 0, "figure": big}]),
+        {"exit": 1, "rule": "G6", "move": 0})
+    logs["ic1-seven-players"] = (table([], players=6, expansions=ic) | {
+        "players": [{"name": f"P{i}"} for i in range(7)]}, {"exit": 2, "path": "/players"})
+    # a seeded game with both expansions whose first shepherd draw is misreported
+    seeded = generate_log("base", 3, 4, ("inns-cathedrals", "hills-sheep"))
+    game = replay(parse(seeded))
+    first = next(i for i, ev in enumerate(game.events)
+                 if any(e["type"] == "sheep" for e in ev))
+    drawn = next(e["sheep"] for e in game.events[first] if e["type"] == "sheep")
+    seeded["moves"][first]["tokens"] = ["wolf" if drawn else 1]
+    logs["hs-wrong-seeded-token"] = (seeded, {"exit": 1, "rule": "L1", "move": first})
 
 
 def _supply_empty_log() -> dict[str, Any]:
