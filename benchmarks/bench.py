@@ -21,6 +21,8 @@ CONFIGS: list[tuple[str, str, int, tuple[str, ...], float, float]] = [
     # label, game, players, expansions, generation target, verification target
     ("base 2p", "base", 2, (), 100, 300),
     ("base 4p", "base", 4, (), 100, 300),
+    ("base+I&C+H&S 2p", "base", 2, ("inns-cathedrals", "hills-sheep"), 50, 150),
+    ("base+I&C+H&S 4p", "base", 4, ("inns-cathedrals", "hills-sheep"), 50, 150),
 ]
 
 

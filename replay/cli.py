@@ -78,6 +78,44 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return EXIT_VALID
 
 
+def cmd_render(args: argparse.Namespace) -> int:
+    """Draw one position of a log as SVG (the picture the web viewer shows)."""
+    from . import svg
+    from .errors import IllegalMove, LogFormatError
+    from .logfile import read_file
+    from .logfile import parse as parse_log
+
+    try:
+        log = parse_log(read_file(args.file), _tileset(args.tileset))
+    except LogFormatError as exc:
+        print(f"{args.file}: unreadable: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except IllegalMove as exc:
+        print(f"{args.file}: INVALID at header: {exc.rule}: {exc.message}", file=sys.stderr)
+        return EXIT_ILLEGAL
+    try:
+        picture = svg.render(log, args.move, size=args.size)
+    except IndexError as exc:
+        print(f"render: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    if args.output in (None, "-"):
+        sys.stdout.write(picture)
+    else:
+        Path(args.output).write_text(picture, encoding="utf-8")
+    return EXIT_VALID
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the web app (Flask, SQLite file ``--db``)."""
+    from web.app import create_app
+
+    app = create_app({"DATABASE": args.db})
+    print(f"serving http://{args.host}:{args.port}/ (games in {Path(args.db).resolve()})",
+          file=sys.stderr)
+    app.run(host=args.host, port=args.port, debug=False, use_reloader=False, threaded=True)
+    return EXIT_VALID
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m replay",
@@ -107,6 +145,25 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--farm-scoring", choices=("per-city", "per-field"), default="per-city",
                    help="B8")
     g.set_defaults(func=cmd_generate)
+
+    r = sub.add_parser("render", help="draw a position of a log as SVG")
+    r.add_argument("file", metavar="FILE")
+    r.add_argument("--move", type=int, default=None, metavar="N",
+                   help="the position after N moves (default: the last; for an illegal log, "
+                        "its failing move)")
+    r.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
+    r.add_argument("--size", type=int, default=None, metavar="PX", help="width in pixels "
+                   "(default: none, the picture fills its container)")
+    r.add_argument("--tileset", metavar="FILE", help="a tile-set file to use instead of the "
+                                                     "built-in one of the log's game")
+    r.set_defaults(func=cmd_render)
+
+    s = sub.add_parser("serve", help="serve the web viewer")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=5000)
+    s.add_argument("--db", default="games.db", metavar="PATH",
+                   help="SQLite file holding the games (default: games.db here)")
+    s.set_defaults(func=cmd_serve)
     return parser
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ MAX_BYTES = 5 * 1024 * 1024
 COLOURS = ("red", "blue", "green", "yellow", "black", "grey")
 GAME_TILESETS = {"base": "base-1e", "hunters-gatherers": "hunters-gatherers"}
 MAX_PLAYERS = {"base": 5, "hunters-gatherers": 5}
+EXPANSION_ORDER = ("inns-cathedrals", "hills-sheep")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,10 @@ def _plain_int(v: Any, lo: int, hi: int) -> bool:
     return type(v) is int and lo <= v <= hi
 
 
+def _short(v: Any) -> bool:
+    return type(v) is str and 1 <= len(v) <= 32
+
+
 def move_surely_valid(m: Any) -> bool:
     """A fast check that accepts only moves the schema accepts (never the other way round).
 
@@ -95,8 +101,30 @@ def move_surely_valid(m: Any) -> bool:
     """
     if type(m) is not dict or not _MOVE_KEYS.issuperset(m):
         return False
-    if "discard" in m or "scores" in m or "flock" in m or "tokens" in m or "hidden" in m:
+    if "discard" in m:
         return False
+    if "flock" in m:
+        flock = m["flock"]
+        if type(flock) is not list or len(flock) > 4:
+            return False
+        for c in flock:
+            if (type(c) is not dict or c.keys() != {"at", "action"} or _short(c["at"]) is False
+                    or c["action"] not in ("expand", "herd") or type(c["action"]) is not str):
+                return False
+    if "tokens" in m:
+        tokens = m["tokens"]
+        if type(tokens) is not list or len(tokens) > 4:
+            return False
+        if not all(_plain_int(t, 1, 4) or (type(t) is str and t == "wolf") for t in tokens):
+            return False
+    if "hidden" in m and not _short(m["hidden"]):
+        return False
+    if "scores" in m:
+        scores = m["scores"]
+        if type(scores) is not dict or len(scores) > 6:
+            return False
+        if not all(_plain_int(v, 0, 100000) for v in scores.values()):
+            return False
     if not (_plain_int(m.get("x"), -1000, 1000) and _plain_int(m.get("y"), -1000, 1000)):
         return False
     if m.get("rotation") not in (0, 90, 180, 270) or type(m["rotation"]) is not int:
@@ -143,11 +171,19 @@ def _message(err: Any) -> str:
 
 
 def tileset_for(game: str, expansions: list[str], custom: TileSet | None = None) -> TileSet:
+    # the pile depends on the tile order, so expansions join in one fixed order (G2)
+    expansions = sorted(expansions, key=EXPANSION_ORDER.index)
     try:
-        main = custom or builtin_tileset(GAME_TILESETS[game])
-        return combine([main] + [builtin_tileset(x) for x in expansions])
+        if custom is None:
+            return _builtin_combination(GAME_TILESETS[game], tuple(expansions))
+        return combine([custom] + [builtin_tileset(x) for x in expansions])
     except TileSetError as exc:
         raise LogFormatError(str(exc), "/game") from None
+
+
+@cache
+def _builtin_combination(main: str, expansions: tuple[str, ...]) -> TileSet:
+    return combine([builtin_tileset(main)] + [builtin_tileset(x) for x in expansions])
 
 
 def parse(data: Any, custom_tileset: TileSet | None = None) -> ParsedLog:

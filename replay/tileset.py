@@ -261,5 +261,5 @@ def _reorder(t: TileType, order: int) -> TileType:
     return TileType(
         id=t.id, count=t.count, edges=t.edges, segments=t.segments, start=t.start,
         bonus=t.bonus, hill=t.hill, vineyard=t.vineyard, volcano=t.volcano,
-        rotations=t.rotations, order=order, open_sides=t.open_sides,
+        rotations=t.rotations, order=order, open_sides=t.open_sides, fit_cache=t.fit_cache,
     )
