@@ -1,0 +1,346 @@
+"""Whole-game properties (issue 6): generated logs validate against the schema; replay is
+deterministic (twice in one process, and under two ``PYTHONHASHSEED``s through the CLI: L4);
+serialise -> parse -> replay is the identity; mutation testing of the verifier (L3); and the
+fast move pre-check ``move_surely_valid`` never accepts a move the schema refuses.
+
+Settings come from the profiles of ``tests/test_fuzz.py`` (``CARCASSONNE_FUZZ=heavy`` for many
+more examples).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import event, example, given, settings
+from hypothesis import strategies as st
+
+from replay.errors import IllegalMove
+from replay.game import Game, Move, Options
+from replay.generate import dumps, generate_log
+from replay.logfile import decode, move_surely_valid, parse, schema_check
+from replay.schemas import validator
+from replay.tileset import POSITIONS
+from replay.verify import replay, verify_data
+from tools import golden
+
+from .test_fuzz import FUZZ, HEAVY, RULE_ID, SEEDS, fingerprint, options_for
+
+ROOT = Path(__file__).resolve().parent.parent
+FAMILIES = golden.implemented_families()
+
+
+def scaled(n: int) -> settings:
+    """``n`` examples in the CI profile, 20 times as many in the heavy one."""
+    return settings(FUZZ, max_examples=n * (20 if HEAVY else 1))
+
+
+@st.composite
+def game_specs(draw: st.DrawFn) -> tuple[golden.Family, int, int | str, Options]:
+    family = draw(st.sampled_from(FAMILIES), label="family")
+    players = draw(st.integers(2, golden.max_players(family)), label="players")
+    return family, players, draw(SEEDS, label="seed"), draw(options_for(family), label="options")
+
+
+@cache
+def _generated(family: golden.Family, players: int, seed: int | str,
+               options: Options) -> tuple[str, tuple[str, ...]]:
+    log = generate_log(family[0], players, seed, family[1], options)
+    report = verify_data(log)
+    assert report.valid and report.finished, report.error
+    return dumps(log), tuple(report.hashes)
+
+
+def generated(spec: tuple[golden.Family, int, int | str, Options]) -> tuple[Any, list[str]]:
+    """A fresh copy of a generated log (cached by its spec) and its per-move state hashes."""
+    text, hashes = _generated(*spec)
+    return json.loads(text), list(hashes)
+
+
+# ---------------------------------------------------------------------------- whole games
+
+
+@scaled(15)
+@given(game_specs())
+def test_generated_logs_validate_against_the_schema_L1(spec: Any) -> None:
+    log, _ = generated(spec)
+    errors = list(validator("log").iter_errors(log))  # the full schema, no fast path
+    assert not errors, errors[0].message
+    schema_check(log)
+    event(golden.family_label(spec[0]))
+
+
+@scaled(15)
+@given(game_specs())
+def test_serialise_parse_replay_is_the_identity_L4(spec: Any) -> None:
+    """dumps -> decode gives back the same JSON; parsing and replaying it twice gives the
+    same events and hashes as the verifier, and the same final state as the generating game."""
+    log, hashes = generated(spec)
+    text = dumps(log)
+    again = decode(text.encode())
+    assert again == log
+    assert dumps(again) == text
+    first = replay(parse(again))
+    second = replay(parse(decode(text)))
+    assert first.error is None and second.error is None
+    assert first.hashes == second.hashes == hashes
+    assert first.events == second.events
+    assert fingerprint(first.game) == fingerprint(second.game)
+    assert first.game.finished
+    assert first.game.scores == [log["claims"]["final_scores"][p["name"]]
+                                 for p in log["players"]]
+
+
+# ---------------------------------------------------------------------------- PYTHONHASHSEED
+
+
+def _cli(args: list[str], hashseed: int, **kw: Any) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONHASHSEED": str(hashseed)}
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300, check=False, **kw)
+
+
+_HASHES = ("import json, sys\nfrom replay.verify import verify_file\n"
+           "print(json.dumps([verify_file(f).hashes for f in sys.argv[1:]]))")
+
+
+def test_same_bytes_and_hashes_under_two_PYTHONHASHSEEDs_L4(tmp_path: Path) -> None:
+    """The CLI generates the same bytes, and the verifier the same per-move hashes, whatever
+    Python's string hashing (so no hash-ordered container reaches a result: G2, L4)."""
+    games = [(golden.FAMILIES[0], 3, 7)] + [(f, 2 + k, 11 + k) for k, f in
+                                           enumerate(FAMILIES) if f[1]][:2]
+    outputs: dict[int, tuple[list[str], list[Any], list[list[str]]]] = {}
+    for hashseed in (1, 4242):
+        texts, files = [], []
+        for (game, expansions), players, seed in games:
+            args = ["-m", "replay", "generate", "--game", game, "--players", str(players),
+                    "--seed", str(seed)]
+            if expansions:
+                args += ["--expansions", ",".join(expansions)]
+            gen = _cli(args, hashseed)
+            assert gen.returncode == 0, gen.stderr
+            path = tmp_path / f"{hashseed}-{seed}.json"
+            path.write_text(gen.stdout, encoding="utf-8")
+            texts.append(gen.stdout)
+            files.append(str(path))
+        ver = _cli(["-m", "replay", "verify", "--json", *files], hashseed)
+        assert ver.returncode == 0, ver.stdout + ver.stderr
+        reports = [json.loads(line) for line in ver.stdout.splitlines()]
+        per_move = _cli(["-c", _HASHES, *files], hashseed)
+        assert per_move.returncode == 0, per_move.stderr
+        outputs[hashseed] = (texts, [(r["state_hash"], r["final_scores"]) for r in reports],
+                             json.loads(per_move.stdout))
+    a, b = outputs.values()
+    assert a == b
+    # and the same as in this process
+    for text, hashes in zip(a[0], a[2], strict=True):
+        assert verify_data(decode(text)).hashes == hashes
+
+
+# ---------------------------------------------------------------------------- mutation testing
+
+MUTATIONS = ("x", "y", "rotation", "tile", "figure-at", "figure-kind", "figure-remove",
+             "figure-add", "out-of-schema", "flock-action", "flock-remove")
+KINDS = ("follower", "large-follower", "shepherd", "hut")
+
+
+def _state_at(log: Any, upto: int) -> tuple[Any, ...] | None:
+    r = replay(parse(log), upto=upto)
+    return None if r.error is not None else fingerprint(r.game)[1:]  # all but the hash
+
+
+@scaled(60)
+@given(spec=game_specs(), data=st.data())
+def test_verifier_rejects_a_mutated_move_never_earlier_L3(spec: Any, data: st.DataObject) -> None:
+    """Change one field of one move of a valid log. The verifier must reject at that move or
+    later, never earlier; if it accepts the move, the state hash after it differs from the
+    original's exactly when the state does (the same state may be reached, e.g. a figure moved
+    to another name of the same segment; then the hash must be the same too)."""
+    log, hashes = generated(spec)
+    moves = log["moves"]
+    what = data.draw(st.sampled_from(MUTATIONS), label="mutation")
+    fits = [k for k, m in enumerate(moves) if _applies(what, m)]
+    if not fits:
+        what, fits = "x", list(range(len(moves)))
+    i = data.draw(st.sampled_from(fits), label="move")
+    _mutate(moves[i], what, data, log)
+    event(f"mutation: {what}")
+    report = verify_data(log)
+    if not report.readable:
+        assert report.error is not None
+        path = report.error["path"]
+        assert path == f"/moves/{i}" or path.startswith(f"/moves/{i}/"), report.error
+        event("rejected by the schema at the mutated move")
+        return
+    played = len(report.hashes)
+    if report.error is not None and report.error["move"] is not None:
+        assert report.error["move"] >= i, f"rejected at move {report.error['move']} < {i}"
+        assert report.error["move"] == played
+    assert played >= i and report.hashes[:i] == hashes[:i], "an earlier move's hash changed"
+    if played == i:
+        assert report.error is not None and report.error["move"] == i
+        assert RULE_ID.match(report.error["rule"]), report.error
+        event(f"rejected at the mutated move ({report.error['rule']})")
+        return
+    same_state = _state_at(log, i + 1) == _state_at(_original(spec), i + 1)
+    assert (report.hashes[i] == hashes[i]) == same_state, (
+        "the state hash after the mutated move must differ exactly when the state does")
+    event("mutated move legal, same state" if same_state else "mutated move legal, new state")
+    if report.error is not None:
+        event("rejected later" + (" (claims, L2)" if report.error["rule"] == "L2" else ""))
+
+
+def _original(spec: Any) -> Any:
+    return generated(spec)[0]
+
+
+def _applies(what: str, move: dict[str, Any]) -> bool:
+    if what.startswith("figure-"):
+        return ("figure" in move) != (what == "figure-add")
+    if what.startswith("flock-"):
+        return bool(move.get("flock"))
+    return True
+
+
+def _mutate(move: dict[str, Any], what: str, data: st.DataObject, log: Any) -> None:
+    """Change one field of ``move`` in place."""
+    fig = move.get("figure")
+    if what == "figure-at":
+        others = [p for p in (*POSITIONS, "cloister", "inner-field") if p != fig["at"]]
+        fig["at"] = data.draw(st.sampled_from(others), label="at")
+    elif what == "figure-kind":
+        kind = fig.get("kind", "follower")
+        fig["kind"] = data.draw(st.sampled_from([k for k in KINDS if k != kind]), label="kind")
+    elif what == "figure-remove":
+        del move["figure"]
+    elif what == "figure-add":
+        move["figure"] = {"at": data.draw(st.sampled_from(POSITIONS), label="at")}
+    elif what == "flock-remove":
+        del move["flock"]
+    elif what == "flock-action":
+        choice = move["flock"][data.draw(st.integers(0, len(move["flock"]) - 1))]
+        choice["action"] = "herd" if choice["action"] == "expand" else "expand"
+    elif what == "tile":
+        ids = sorted(t.id for t in parse(log).config.tileset.tiles if t.id != move["tile"])
+        move["tile"] = data.draw(st.sampled_from(ids), label="tile")
+    elif what == "out-of-schema":
+        field = data.draw(st.sampled_from(["x", "rotation", "tile", "extra"]), label="field")
+        move[field] = {"x": 1001, "rotation": 45, "tile": "", "extra": True}[field]
+    elif what == "rotation":
+        move["rotation"] = data.draw(
+            st.sampled_from([r for r in (0, 90, 180, 270) if r != move["rotation"]]))
+    else:
+        move[what] += data.draw(st.sampled_from([-2, -1, 1, 2]), label="delta")
+
+
+def test_mutation_of_a_figure_name_to_the_same_segment_keeps_the_hash_L4() -> None:
+    """The other side of the mutation property, made certain: naming the same segment by
+    another of its half-sides is the same move (same state, same hash)."""
+    spec = (golden.FAMILIES[0], 2, 1, Options())
+    log, hashes = generated(spec)
+    tiles = parse(log).config.tileset.by_id()
+    for i, m in enumerate(log["moves"]):
+        fig = m.get("figure")
+        if fig is None:
+            continue
+        locations = tiles[m["tile"]].rotations[m["rotation"] // 90].locations
+        twins = [p for p in POSITIONS if p in locations and p != fig["at"]
+                 and locations[p] == locations[fig["at"]]]
+        if twins:
+            mutated = copy.deepcopy(log)
+            mutated["moves"][i]["figure"]["at"] = twins[0]
+            report = verify_data(mutated)
+            assert report.valid and report.hashes == hashes
+            return
+    pytest.fail("no figure with a second name in this game")
+
+
+# ---------------------------------------------------------------------------- move_surely_valid
+
+_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-2000, 2000), st.integers(),
+                  st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=40))
+_JSON = st.recursive(_LEAF, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+    max_leaves=6)
+_COORD = st.one_of(st.integers(-1001, 1001), st.sampled_from([-1000, 1000, True, False, 1.0]),
+                   _JSON)
+_TEXT = st.one_of(st.text(min_size=0, max_size=34), st.sampled_from(["N", "NL", "cloister"]),
+                  st.text(min_size=31, max_size=34), _JSON)
+_FIGURE = st.one_of(
+    st.fixed_dictionaries({}, optional={
+        "at": _TEXT,
+        "kind": st.one_of(st.sampled_from([*KINDS, "Follower", "abbot", ""]), _JSON),
+        "extra": _JSON}),
+    _JSON)
+_FLOCK = st.one_of(st.lists(st.fixed_dictionaries(
+    {"at": _TEXT, "action": st.one_of(st.sampled_from(["expand", "herd", "Herd"]), _JSON)},
+    optional={"extra": _JSON}), max_size=5), _JSON)
+_TOKENS = st.one_of(st.lists(st.one_of(st.integers(-1, 5),
+                                       st.sampled_from(["wolf", "Wolf", True, 1.0])),
+                             max_size=5), _JSON)
+_SCORES = st.one_of(st.dictionaries(st.text(max_size=5), st.one_of(
+    st.integers(-1, 100001), st.sampled_from([True, 1.0, 100000])), max_size=7), _JSON)
+_MOVE_LIKE = st.fixed_dictionaries({}, optional={
+    "tile": _TEXT, "x": _COORD, "y": _COORD,
+    "rotation": st.one_of(st.sampled_from([0, 90, 180, 270, 45, 360, -90, 0.0, 90.0, True,
+                                           False]), _JSON),
+    "figure": _FIGURE, "discard": st.one_of(st.just(True), _JSON), "scores": _SCORES,
+    "flock": _FLOCK, "tokens": _TOKENS, "hidden": _TEXT, "unknown": _JSON})
+_VALID_ISH = st.fixed_dictionaries(
+    {"x": st.integers(-1000, 1000), "y": st.integers(-1000, 1000),
+     "rotation": st.sampled_from([0, 90, 180, 270])},
+    optional={"tile": st.text(min_size=1, max_size=32),
+              "figure": st.fixed_dictionaries({"at": st.text(min_size=1, max_size=32)},
+                                              optional={"kind": st.sampled_from(KINDS)}),
+              "flock": st.lists(st.fixed_dictionaries(
+                  {"at": st.text(min_size=1, max_size=32),
+                   "action": st.sampled_from(["expand", "herd"])}), max_size=4),
+              "tokens": st.lists(st.one_of(st.integers(1, 4), st.just("wolf")), max_size=4),
+              "hidden": st.text(min_size=1, max_size=32),
+              "scores": st.dictionaries(st.text(max_size=8), st.integers(0, 100000),
+                                        max_size=6)})
+_HEADER = {"format": "carcassonne-replay/log", "version": 1, "game": "base",
+           "players": [{"name": "Ada"}, {"name": "Ben"}], "seed": 1}
+
+
+@scaled(300)
+@given(st.one_of(_VALID_ISH, _MOVE_LIKE, _JSON))
+@example({"x": 0, "y": 1, "rotation": 90, "tile": "A", "figure": {"at": "N"}})
+@example({"x": True, "y": 1, "rotation": 90})
+@example({"x": 0, "y": 1, "rotation": False})
+@example({"x": 0, "y": 1, "rotation": 0, "figure": {"at": "N", "kind": "follower"}})
+def test_move_surely_valid_accepts_only_schema_valid_moves_L1(move: Any) -> None:
+    """``move_surely_valid`` lets the schema check skip the moves; it must never accept a
+    move that the full schema refuses."""
+    surely = move_surely_valid(move)
+    event(f"surely valid: {surely}")
+    if surely:
+        errors = list(validator("log").iter_errors({**_HEADER, "moves": [move]}))
+        assert not errors, f"move_surely_valid accepted {move!r}: {errors[0].message}"
+
+
+def test_move_surely_valid_takes_the_moves_of_generated_base_games() -> None:
+    """The fast path is taken for ordinary moves (else it would be pointless)."""
+    for seed in range(5):
+        log = generate_log("base", 2 + seed % 4, seed)
+        assert all(move_surely_valid(m) for m in log["moves"])
+
+
+# ---------------------------------------------------------------------------- engine API
+
+def test_illegal_move_names_its_rule_and_keeps_the_state_G4() -> None:
+    """A deterministic example of the machine's illegal-move invariant, for readers."""
+    log, _ = generated((golden.FAMILIES[0], 2, 3, Options()))
+    game = Game(parse(log).config)
+    before = fingerprint(game)
+    with pytest.raises(IllegalMove) as info:
+        game.play(Move(0, 0, 0, game.current.id if game.current else None))
+    assert info.value.rule == "G4" and info.value.move == 0
+    assert fingerprint(game) == before
