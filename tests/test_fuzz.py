@@ -128,7 +128,8 @@ def fingerprint(game: Game) -> tuple[Any, ...]:
     """Everything a move could change; an illegal move must leave all of it as it was."""
     return (
         game.hash, tuple(game.scores), tuple(tuple(sorted(s.items())) for s in game.supply),
-        tuple((pl.cell, pl.tile.id, pl.rot) for pl in game.placements), game.pile_pos, game.turn, game.moves_played, game.finished,
+        tuple((pl.cell, pl.tile.id, pl.rot) for pl in game.placements), game.pile_pos,
+        game.turn, game.moves_played, game.finished,
         tuple(game.discarded), None if game.current is None else game.current.id,
         tuple(sorted(game.frontier.items())), len(game.graph.parent),
         tuple((f.node, f.player, f.kind) for f in game.figures_on_board()),
