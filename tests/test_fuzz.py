@@ -59,7 +59,7 @@ _COMMON: dict[str, Any] = {
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
     "print_blob": True,
 }
-settings.register_profile("fuzz-ci", max_examples=25, **_COMMON)
+settings.register_profile("fuzz-ci", max_examples=40, **_COMMON)
 settings.register_profile("fuzz-heavy", max_examples=1000, **_COMMON)
 FUZZ = settings.get_profile("fuzz-heavy" if HEAVY else "fuzz-ci")
 """The settings every property-based test of the engine starts from (also tests/test_properties)."""
