@@ -315,7 +315,7 @@ def _spots(cells: set[int], taken: list[Point], count: int, gap: float = 15.0) -
         for i in deep:
             p = _cell_centre(i)
             near = min((_dist(p, q) for q in taken + out), default=SIZE)
-            key = min(near, 24.0) + 5.0 * min(dist[i], 4)
+            key = min(near, 24.0) + 5.0 * min(dist[i], 5) - 0.02 * _dist(p, CENTRE)
             if best is None or key > best[0] or (key == best[0] and i < best[1]):
                 best = (key, i)
         if best is None:
@@ -431,11 +431,9 @@ def _build(tile: TileType) -> TileArt:
                 elif seg.attr("spring"):
                     end = _add(start, INWARD[sides[0]], 30)
                     ends.append(("spring", end))
-            elif not has_cloister and len(one_sided_roads) < 3 and cities:
+            elif not has_cloister and len(one_sided_roads) == 1 and cities:
                 # a road ending at a city gate runs on under the wall
-                target = min((anchors[c] or CENTRE for c in cities),
-                             key=lambda p: _dist(p, start))
-                end = _lerp(start, target, 1.0)
+                end = min((anchors[c] or CENTRE for c in cities), key=lambda p: _dist(p, start))
             shapes_i = [line_shape(start, end)]
         else:
             shapes_i = [line_shape(side_mid(s), CENTRE) for s in sides]
@@ -444,11 +442,17 @@ def _build(tile: TileType) -> TileArt:
             _stroke(grid, sh.poly, LINE_HALF_WIDTH, i)
         main = shapes_i[0].poly
         anchors[i] = _polyline_point(main, 0.5 if len(sides) != 1 else 0.45)
+    stubs: list[_Shape] = []
     if not has_cloister and one_sided_roads:
-        if len(one_sided_roads) >= 3:
+        if len(one_sided_roads) >= 3 or (len(one_sided_roads) == 2 and cities):
             ends.append(("crossing", CENTRE))
         elif not cities:
             icons.append(("house", CENTRE))
+        if len(one_sided_roads) == 2 and cities:
+            # a crossing between cities: short stubs lead to their gates (IC4: no road there)
+            for city in cities:
+                stubs.append(line_shape(CENTRE, anchors[city] or CENTRE))
+                _stroke(grid, stubs[-1].poly, LINE_HALF_WIDTH, BLOCKED)
 
     # centre objects
     for i in range(n):
@@ -509,11 +513,14 @@ def _build(tile: TileType) -> TileArt:
                 icons.append((name, (c[0] + r * math.cos(angle), c[1] + r * 0.7 * math.sin(angle))))
             continue
         if types[i] in LINE_TYPES and i in lines:
-            # an inn stands beside its road, fish swim along their river
+            # an inn stands beside its road, in a field; fish swim along their river
             poly = lines[i][0].poly
             for k, name in enumerate(wanted):
-                p = _polyline_point(poly, 0.2 + 0.6 * (k + 1) / (len(wanted) + 1))
-                icons.append((name, _add(p, (7.0, -9.0)) if name == "inn" else p))
+                frac = 0.2 + 0.6 * (k + 1) / (len(wanted) + 1)
+                p = _polyline_point(poly, frac)
+                if name == "inn":
+                    p = _beside(poly, frac, regions)
+                icons.append((name, p))
             continue
         cells = regions.get(i) or {k for k, v in enumerate(grid) if v == i}
         spots = _spots(cells, taken, len(wanted)) if cells else []
@@ -531,8 +538,23 @@ def _build(tile: TileType) -> TileArt:
             icons.append((name, p))
             taken.append(p)
 
-    terrain = _terrain_svg(tile, shapes, lines, lake_centre, lake_r, ends)
+    terrain = _terrain_svg(tile, shapes, lines, lake_centre, lake_r, ends, stubs)
     return TileArt(terrain, final_anchors, tuple(icons), tuple(emphasis))
+
+
+def _beside(poly: list[Point], t: float, regions: dict[int, set[int]]) -> Point:
+    """A point next to a line, on the side where a ground region (a field) lies."""
+    ground = set().union(*regions.values()) if regions else set()
+    for tt in (t, 0.3, 0.7, 0.15, 0.85):
+        p = _polyline_point(poly, tt)
+        q = _polyline_point(poly, min(1.0, tt + 0.05))
+        dx, dy = q[0] - p[0], q[1] - p[1]
+        norm = math.hypot(dx, dy) or 1.0
+        for sign in (1, -1):
+            c = (p[0] - sign * dy / norm * 14, p[1] + sign * dx / norm * 14)
+            if 8 <= c[0] <= 92 and 8 <= c[1] <= 92 and _cell_of(c) in ground:
+                return c
+    return _add(_polyline_point(poly, t), (7.0, -9.0))
 
 
 def _centroid(poly: list[Point]) -> Point:
@@ -633,7 +655,7 @@ def _nearest_free(grid: list[int], start: int) -> int | None:
 
 def _terrain_svg(tile: TileType, shapes: dict[int, _Shape], lines: dict[int, list[_Shape]],
                  lake_centre: dict[int, Point], lake_r: tuple[float, float],
-                 ends: list[tuple[str, Point]]) -> str:
+                 ends: list[tuple[str, Point]], stubs: list[_Shape]) -> str:
     segs = tile.segments
     types = [s.type for s in segs]
     ground = "meadow" if "meadow" in types else "field"
@@ -648,6 +670,10 @@ def _terrain_svg(tile: TileType, shapes: dict[int, _Shape], lines: dict[int, lis
                        f'stroke-width="{wide}"/>')
         for sh in sh_list:
             out.append(f'<path d="{sh.d}" fill="none" stroke="{fill}" stroke-width="{narrow}"/>')
+    for sh in stubs:
+        out.append(f'<path class="stub" d="{sh.d}" fill="none" stroke="{COLOURS["road-edge"]}" '
+                   f'stroke-width="9"/><path d="{sh.d}" fill="none" stroke="{COLOURS["road"]}" '
+                   f'stroke-width="5.5"/>')
     for kind, p in ends:
         if kind == "crossing":
             out.append(f'<circle class="crossing" cx="{_fmt(p[0])}" cy="{_fmt(p[1])}" r="8" '

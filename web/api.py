@@ -1,0 +1,112 @@
+"""The JSON API: store and read games, positions, and verify without storing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
+
+from replay.errors import LogFormatError
+from replay.logfile import decode
+from replay.verify import Report, verify_data
+
+from . import db as store
+from . import viewer
+from .games import BadLog, Entry, cache, check, entry_or_404, log_limit, save
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def game_json(row: store.GameRow, entry: Entry | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": row.id,
+        "url": url_for("pages.game", game_id=row.id, _external=True),
+        "api_url": url_for("api.get_game", game_id=row.id, _external=True),
+        "log_url": url_for("pages.log", game_id=row.id, _external=True),
+        "sha256": row.sha256, "created": row.created, "game": row.game,
+        "expansions": row.expansions,
+        "players": [{"name": p["name"], "colour": p["colour"],
+                     "score": row.scores[i] if i < len(row.scores) else None}
+                    for i, p in enumerate(row.players)],
+        "moves": row.moves, "moves_played": row.moves_played, "finished": row.finished,
+        "verdict": {"valid": row.verdict == "valid", "verdict": row.verdict,
+                    "finished": row.finished, "rule": row.rule, "move": row.error_move,
+                    "player": row.error_player, "message": row.message},
+        "winners": row.winners,
+    }
+    if entry is not None:
+        out["last_move"] = entry.last
+        out["open_at"] = entry.default_position()
+        out["viewer_url"] = url_for("pages.position", game_id=row.id,
+                                    n=entry.default_position(), _external=True)
+    return out
+
+
+@bp.get("/games")
+def list_games() -> ResponseReturnValue:
+    verdict = request.args.get("verdict") or None
+    player = (request.args.get("player") or "").strip()[:64] or None
+    limit = max(1, min(request.args.get("limit", 50, type=int) or 50, 200))
+    offset = max(0, request.args.get("offset", 0, type=int) or 0)
+    rows, total = store.search(store.get_db(), verdict, player, limit, offset)
+    return jsonify(total=total, games=[game_json(r) for r in rows])
+
+
+@bp.post("/games")
+def create_game() -> ResponseReturnValue:
+    """Store a log (the request body). 201 with its id and url; 200 with the same id when the
+    identical log is already stored; 400 with the JSON path for malformed input; 413 when the
+    body is over the size limit."""
+    data = request.get_data(cache=False)
+    try:
+        checked = check(data, log_limit(), source="request")
+    except BadLog as exc:
+        return jsonify(error=exc.as_json()), 400
+    db = store.get_db()
+    row, created = save(db, checked)
+    entry = cache().get(db, row.id)
+    body = game_json(row, entry)
+    body["new"] = created
+    body["report"] = checked.report.as_json()
+    response = jsonify(body)
+    response.status_code = 201 if created else 200
+    response.headers["Location"] = body["url"]
+    return response
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> ResponseReturnValue:
+    entry = entry_or_404(game_id)
+    return jsonify(game_json(entry.row, entry))
+
+
+@bp.get("/games/<game_id>/moves/<int:n>")
+def get_position(game_id: str, n: int) -> ResponseReturnValue:
+    entry = entry_or_404(game_id)
+    try:
+        view = viewer.build(entry, n)
+    except IndexError:
+        abort(404)
+    urls = {
+        "url": url_for("pages.position", game_id=game_id, n=n, _external=True),
+        "svg_url": url_for("pages.position_svg", game_id=game_id, n=n, _external=True),
+    }
+    return jsonify(viewer.as_json(view, urls))
+
+
+@bp.post("/verify")
+def verify() -> ResponseReturnValue:
+    """The verifier's JSON report on the request body (what ``verify --json`` prints);
+    nothing is stored."""
+    source = (request.args.get("name") or "<request>")[:200]
+    data = request.get_data(cache=False)
+    try:
+        value = decode(data, log_limit())
+    except LogFormatError as exc:
+        report = Report(source, readable=False)
+        report.error = {"move": None, "player": None, "rule": "L1", "message": exc.message,
+                        "path": exc.path}
+    else:
+        report = verify_data(value, source)
+    return jsonify(report.as_json())

@@ -1,0 +1,168 @@
+"""Stored games: an embedded SQLite file through sqlite-utils, with its migrations.
+
+One row per distinct log (``games``; the id is the start of the log's sha256, so identical logs
+get the same id) and one row per seat (``game_players``, for the player filter). A connection is
+opened per request (``get_db``) and closed when the request ends, as in the Flask tutorial.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask, current_app, g
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+migrations = Migrations("carcassonne-replay")
+
+VERDICTS = ("valid", "invalid")
+
+
+@migrations()
+def create_games(db: Database) -> None:
+    games = db.table("games")
+    games.create({
+        "id": str, "sha256": str, "created": str, "size": int, "log": str,
+        "game": str, "expansions": str, "players": str, "moves": int, "moves_played": int,
+        "finished": int, "verdict": str, "rule": str, "error_move": int, "error_player": str,
+        "message": str, "scores": str, "winners": str,
+    }, pk="id", not_null=["sha256", "created", "log", "verdict", "players"])
+    games.create_index(["sha256"], unique=True)
+    games.create_index(["created"])
+    games.create_index(["verdict", "created"])
+
+
+@migrations()
+def create_game_players(db: Database) -> None:
+    seats = db.table("game_players")
+    seats.create({"game_id": str, "seat": int, "name": str, "colour": str, "score": int},
+                 pk=("game_id", "seat"), foreign_keys=[("game_id", "games", "id")],
+                 not_null=["name"])
+    seats.create_index(["name"])
+
+
+def connect(path: str) -> Database:
+    return Database(path, execute_plugins=False)
+
+
+def init_app(app: Flask) -> None:
+    """Apply pending migrations once, then give each request its own connection."""
+    db = connect(app.config["DATABASE"])
+    try:
+        db.enable_wal()
+        migrations.apply(db)
+    finally:
+        db.close()
+    app.teardown_appcontext(close_db)
+
+
+def get_db() -> Database:
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    db: Database = g.db
+    return db
+
+
+def close_db(exc: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A stored game as the pages and the API read it."""
+
+    id: str
+    sha256: str
+    created: str
+    size: int
+    log: str
+    game: str
+    expansions: list[str]
+    players: list[dict[str, str]]  # name, colour
+    moves: int
+    moves_played: int
+    finished: bool
+    verdict: str  # "valid" | "invalid"
+    rule: str | None
+    error_move: int | None  # 0-based index of the failing move (None: header or final claim)
+    error_player: str | None
+    message: str | None
+    scores: list[int]
+    winners: list[str]
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> GameRow:
+        return cls(
+            id=row["id"], sha256=row["sha256"], created=row["created"], size=row["size"],
+            log=row["log"], game=row["game"], expansions=json.loads(row["expansions"]),
+            players=json.loads(row["players"]), moves=row["moves"],
+            moves_played=row["moves_played"], finished=bool(row["finished"]),
+            verdict=row["verdict"], rule=row["rule"], error_move=row["error_move"],
+            error_player=row["error_player"], message=row["message"],
+            scores=json.loads(row["scores"]), winners=json.loads(row["winners"]),
+        )
+
+    def as_row(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "sha256": self.sha256, "created": self.created, "size": self.size,
+            "log": self.log, "game": self.game, "expansions": json.dumps(self.expansions),
+            "players": json.dumps(self.players, ensure_ascii=False), "moves": self.moves,
+            "moves_played": self.moves_played, "finished": int(self.finished),
+            "verdict": self.verdict, "rule": self.rule, "error_move": self.error_move,
+            "error_player": self.error_player, "message": self.message,
+            "scores": json.dumps(self.scores),
+            "winners": json.dumps(self.winners, ensure_ascii=False),
+        }
+
+
+def find(db: Database, game_id: str) -> GameRow | None:
+    rows = list(db.query("select * from games where id = ?", [game_id]))
+    return GameRow.from_row(rows[0]) if rows else None
+
+
+def insert(db: Database, game: GameRow) -> bool:
+    """Store a game unless a game with its id is there already; True when it was stored."""
+    with db.atomic():
+        if find(db, game.id) is not None:
+            return False
+        db.table("games").insert(game.as_row())
+        db.table("game_players").insert_all([
+            {"game_id": game.id, "seat": i, "name": p["name"], "colour": p["colour"],
+             "score": game.scores[i] if i < len(game.scores) else None}
+            for i, p in enumerate(game.players)])
+    return True
+
+
+# the library never needs the log text itself
+LIST_COLUMNS = ("id, sha256, created, size, '' as log, game, expansions, players, moves, "
+                "moves_played, finished, verdict, rule, error_move, error_player, message, "
+                "scores, winners")
+
+
+def _like(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def search(db: Database, verdict: str | None = None, player: str | None = None,
+           limit: int = 50, offset: int = 0) -> tuple[list[GameRow], int]:
+    """Games, newest first, filtered by verdict and by (part of) a player's name; and how many
+    games match in all."""
+    where = []
+    params: dict[str, Any] = {"limit": limit, "offset": offset}
+    if verdict in VERDICTS:
+        where.append("verdict = :verdict")
+        params["verdict"] = verdict
+    if player:
+        where.append("id in (select game_id from game_players "
+                     "where name like :player escape '\\')")
+        params["player"] = _like(player)
+    clause = f" where {' and '.join(where)}" if where else ""
+    total = next(db.query(f"select count(*) as n from games{clause}", params))["n"]
+    rows = db.query(f"select {LIST_COLUMNS} from games{clause} order by created desc, id "
+                    f"limit :limit offset :offset", params)
+    return [GameRow.from_row(r) for r in rows], int(total)

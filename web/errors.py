@@ -1,0 +1,49 @@
+"""Error responses: JSON under /api, an HTML page elsewhere, never a traceback."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+MESSAGES = {
+    404: "There is nothing here: no such game, or no such move in it.",
+    405: "This address does not take that method.",
+    500: "Something went wrong on our side. The error was logged.",
+}
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or (
+        request.accept_mimetypes.best == "application/json")
+
+
+def respond(code: int, title: str, message: str, **extra: object) -> ResponseReturnValue:
+    if wants_json():
+        response = jsonify(error={"code": code, "title": title, "message": message, **extra})
+    else:
+        response = current_app.response_class(
+            render_template("error.html", code=code, title=title, message=message), code)
+    response.status_code = code
+    return response
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> ResponseReturnValue:
+        code = exc.code or 500
+        title = exc.name
+        if code == 413:
+            limit = current_app.config["MAX_CONTENT_LENGTH"]
+            message = (f"The log is too large: the limit is {limit} bytes "
+                       f"({limit / 1024 / 1024:g} MB).")
+            return respond(code, title, message, limit=limit)
+        response = respond(code, title, MESSAGES.get(code) or str(exc.description or title))
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+            response.headers["Allow"] = ", ".join(exc.valid_methods)  # type: ignore[union-attr]
+        return response
+
+    @app.errorhandler(Exception)
+    def internal_error(exc: Exception) -> ResponseReturnValue:
+        current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
+        return respond(500, "Internal Server Error", MESSAGES[500])

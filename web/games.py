@@ -1,0 +1,254 @@
+"""Games as the web app sees them: checking an upload, storing it, and replays kept in memory.
+
+The engine does the work (``replay.logfile``, ``replay.verify``, ``replay.svg``); this module
+turns its results into stored rows and keeps, per game id, the parsed log and a summary of
+every move (scores over time, the move list), so that a position is one short replay away.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import abort, current_app
+from sqlite_utils import Database
+
+from replay.errors import IllegalMove, LogFormatError
+from replay.game import Event, Game
+from replay.logfile import COLOURS, ParsedLog, decode, parse
+from replay.verify import Report, verify_data, verify_parsed
+
+from . import db as store
+
+ID_LENGTH = 16  # hex digits of the sha256 that name a game
+GAME_ID = re.compile(r"[0-9a-f]{16}(?:[0-9a-f]{48})?")
+
+
+class BadLog(Exception):
+    """Input that is not a readable, schema-valid log (HTTP 400): what and where (JSON path)."""
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+    def as_json(self) -> dict[str, Any]:
+        return {"rule": "L1", "message": self.message, "path": self.path}
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """An uploaded log, checked: the row to store, the parsed log and the verifier's report."""
+
+    row: store.GameRow
+    parsed: ParsedLog | None  # None when the header breaks a rule (e.g. B1)
+    report: Report
+
+
+def check(data: bytes, max_bytes: int, source: str = "upload") -> Checked:
+    """Decode, schema-check and verify a log. Raises ``BadLog`` for malformed input; a
+    well-formed log that breaks a rule is checked all the same (its verdict says so)."""
+    try:
+        value = decode(data, max_bytes)
+        parsed: ParsedLog | None = parse(value)
+    except LogFormatError as exc:
+        raise BadLog(exc.message, exc.path) from None
+    except IllegalMove:
+        parsed = None
+    report = verify_parsed(parsed, source) if parsed is not None else verify_data(value, source)
+    sha = hashlib.sha256(data).hexdigest()
+    if parsed is not None:
+        players = [{"name": p.name, "colour": p.colour} for p in parsed.config.players]
+    else:
+        players = [{"name": str(p["name"]), "colour": str(p.get("colour") or COLOURS[i % 6])}
+                   for i, p in enumerate(value["players"])]
+    err = report.error or {}
+    row = store.GameRow(
+        id=sha[:ID_LENGTH], sha256=sha, created=datetime.now(UTC).isoformat(timespec="seconds"),
+        size=len(data), log=data.decode("utf-8"), game=str(value["game"]),
+        expansions=[str(x) for x in value.get("expansions", [])], players=players,
+        moves=len(value["moves"]), moves_played=report.moves_played, finished=report.finished,
+        verdict="valid" if report.valid else "invalid", rule=err.get("rule"),
+        error_move=err.get("move"), error_player=err.get("player"), message=err.get("message"),
+        scores=[report.final_scores.get(p["name"], 0) for p in players] if parsed else [],
+        winners=list(report.winners),
+    )
+    return Checked(row, parsed, report)
+
+
+def save(db: Database, checked: Checked) -> tuple[store.GameRow, bool]:
+    """Store a checked game; identical logs get the same id. Returns the row and whether it
+    was new."""
+    row = checked.row
+    existing = store.find(db, row.id)
+    if existing is not None and existing.sha256 != row.sha256:
+        row = replace(row, id=row.sha256)  # two logs share the first digits: use them all
+        existing = store.find(db, row.id)
+    if existing is not None:
+        return existing, False
+    if not store.insert(db, row):
+        found = store.find(db, row.id)
+        assert found is not None
+        return found, False
+    return row, True
+
+
+# --------------------------------------------------------------------------- summaries
+
+@dataclass(frozen=True, slots=True)
+class MoveInfo:
+    """One entry of the move list: move ``number`` leads to position ``number``."""
+
+    number: int
+    player: int  # seat
+    tile: str | None
+    x: int
+    y: int
+    rotation: int
+    figure: str | None  # "knight NL", "large follower (farmer) SR", ...
+    points: tuple[int, ...]  # points each seat gained with this move
+    discard: bool = False
+    failed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    moves: tuple[MoveInfo, ...]
+    scores: tuple[tuple[int, ...], ...]  # scores at positions 0 .. last legal position
+    failure: int | None  # 0-based index of the illegal move
+    finished: bool
+
+    @property
+    def last(self) -> int:
+        return len(self.moves)
+
+
+def summarise(parsed: ParsedLog) -> Summary:
+    """Play the whole log once, recording each move and the scores after it."""
+    game = Game(parsed.config)
+    scores = [tuple(game.scores)]
+    moves: list[MoveInfo] = []
+    failure: int | None = None
+    for i, move in enumerate(parsed.moves):
+        seat = game.turn
+        try:
+            events = game.play(move)
+        except IllegalMove:
+            tile = move.tile or (game.current.id if game.current is not None else None)
+            moves.append(MoveInfo(i + 1, seat, tile, move.x, move.y, move.rotation,
+                                  _figure_text(None, move), (), move.discard, failed=True))
+            failure = i
+            break
+        now = tuple(game.scores)
+        points = tuple(a - b for a, b in zip(now, scores[-1], strict=True))
+        scores.append(now)
+        place = next((e for e in events if e.get("type") == "place"), None)
+        figure = next((e for e in events if e.get("type") == "figure"), None)
+        tile = str(place["tile"]) if place else move.tile
+        moves.append(MoveInfo(i + 1, seat, tile, move.x, move.y, move.rotation,
+                              _figure_text(figure, move), points, move.discard))
+    return Summary(tuple(moves), tuple(scores), failure, game.finished)
+
+
+def _figure_text(event: Event | None, move: Any) -> str | None:
+    if event is not None:
+        kind = str(event.get("kind", "follower"))
+        role = event.get("role")
+        where = event.get("location", "")
+        if kind == "follower" and role:
+            return f"{role} {where}"
+        label = kind.replace("-", " ")
+        return f"{label} ({role}) {where}" if role and kind == "large-follower" else \
+            f"{label} {where}"
+    fig = getattr(move, "figure", None)
+    if fig is None:
+        return None
+    return f"{fig.kind.replace('-', ' ')} {fig.location}"
+
+
+# --------------------------------------------------------------------------- the cache
+
+class Entry:
+    """A stored game with its parsed log and (computed on first use) its summary."""
+
+    def __init__(self, row: store.GameRow) -> None:
+        self.row = row
+        self.parsed: ParsedLog | None = None
+        self.header_error: IllegalMove | None = None
+        try:
+            self.parsed = parse(decode(row.log))
+        except IllegalMove as exc:
+            self.header_error = exc
+        self._summary: Summary | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def summary(self) -> Summary:
+        if self._summary is None:
+            with self._lock:
+                if self._summary is None:
+                    self._summary = (summarise(self.parsed) if self.parsed is not None
+                                     else Summary((), ((0,) * len(self.row.players),), None,
+                                                  False))
+        return self._summary
+
+    @property
+    def last(self) -> int:
+        return self.summary.last
+
+    def default_position(self) -> int:
+        """Where the viewer opens: the failing move of an invalid game, else the last move."""
+        if self.row.error_move is not None:
+            return min(self.row.error_move + 1, self.last)
+        return self.last
+
+
+class Cache:
+    """Parsed logs and summaries of recently viewed games (least recently used goes first)."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._items: OrderedDict[str, Entry] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, db: Database, game_id: str) -> Entry | None:
+        with self._lock:
+            entry = self._items.get(game_id)
+            if entry is not None:
+                self._items.move_to_end(game_id)
+                return entry
+        row = store.find(db, game_id)
+        if row is None:
+            return None
+        entry = Entry(row)
+        with self._lock:
+            self._items[game_id] = entry
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return entry
+
+
+# --------------------------------------------------------------------------- request helpers
+
+def cache() -> Cache:
+    found: Cache = current_app.extensions["replay_cache"]
+    return found
+
+
+def log_limit() -> int:
+    return int(current_app.config["MAX_CONTENT_LENGTH"])
+
+
+def entry_or_404(game_id: str) -> Entry:
+    """The stored game ``game_id`` (hex digits of its sha256), or a 404 response."""
+    if not GAME_ID.fullmatch(game_id):
+        abort(404)
+    entry = cache().get(store.get_db(), game_id)
+    if entry is None:
+        abort(404)
+    return entry

@@ -1,0 +1,106 @@
+// The viewer: step through a game like lichess's analysis board.
+// Without this script every control is a plain link; with it, jumps swap the board and the
+// panels in place (fetching the position's page), keep the URL in step (history API), and
+// answer the keys ← → Home End. Neighbouring positions are fetched ahead of time.
+(function () {
+  "use strict";
+  const root = document.getElementById("viewer");
+  if (!root) return;
+  const base = root.dataset.base;
+  const last = parseInt(root.dataset.last, 10);
+  let current = parseInt(root.dataset.move, 10);
+  let target = current;
+  let ticket = 0;
+  const pages = new Map();
+  const PANELS = ["board", "controls", "state", "events", "chart"];
+
+  function fetchPage(n) {
+    let page = pages.get(n);
+    if (!page) {
+      page = fetch(base + n, { headers: { Accept: "text/html" }, credentials: "same-origin" })
+        .then(function (r) {
+          if (!r.ok) throw new Error("HTTP " + r.status);
+          return r.text();
+        })
+        .then(function (text) { return new DOMParser().parseFromString(text, "text/html"); });
+      page.catch(function () { pages.delete(n); });
+      pages.set(n, page);
+      if (pages.size > 60) pages.delete(pages.keys().next().value);
+    }
+    return page;
+  }
+
+  function show(doc, n) {
+    PANELS.forEach(function (id) {
+      const fresh = doc.getElementById(id);
+      const old = document.getElementById(id);
+      if (fresh && old) old.replaceWith(document.importNode(fresh, true));
+    });
+    document.title = doc.title;
+    document.querySelectorAll("#moves a.current").forEach(function (a) {
+      a.classList.remove("current");
+      a.removeAttribute("aria-current");
+    });
+    const link = document.querySelector('#moves a[data-move="' + n + '"]');
+    if (link) {
+      link.classList.add("current");
+      link.setAttribute("aria-current", "step");
+      const list = document.getElementById("moves");
+      const top = link.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top + link.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = top - list.clientHeight / 2;
+      }
+    }
+    root.dataset.move = String(n);
+    current = n;
+  }
+
+  function go(n, push) {
+    n = Math.max(0, Math.min(last, n));
+    target = n;
+    if (n === current && push !== false) return;
+    const mine = ++ticket;
+    fetchPage(n).then(function (doc) {
+      if (mine !== ticket) return;
+      show(doc, n);
+      if (push !== false) history.pushState({ move: n }, "", base + n);
+      prefetch(n);
+    }).catch(function () { window.location.assign(base + n); });
+  }
+
+  function prefetch(n) {
+    if (n + 1 <= last) fetchPage(n + 1);
+    if (n - 1 >= 0) fetchPage(n - 1);
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT|BUTTON)$/.test(t.tagName))) return;
+    let n = null;
+    if (e.key === "ArrowRight") n = target + 1;
+    else if (e.key === "ArrowLeft") n = target - 1;
+    else if (e.key === "Home") n = 0;
+    else if (e.key === "End") n = last;
+    if (n === null) return;
+    e.preventDefault();
+    go(n);
+  });
+
+  document.addEventListener("click", function (e) {
+    if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    const a = e.target.closest ? e.target.closest("a[data-move]") : null;
+    if (!a || !root.contains(a)) return;
+    e.preventDefault();
+    go(parseInt(a.dataset.move, 10));
+  });
+
+  window.addEventListener("popstate", function (e) {
+    let n = e.state && typeof e.state.move === "number" ? e.state.move : NaN;
+    if (Number.isNaN(n)) n = parseInt(location.pathname.split("/").pop(), 10);
+    if (!Number.isNaN(n)) go(n, false);
+  });
+
+  history.replaceState({ move: current }, "", location.href);
+  prefetch(current);
+})();

@@ -1,0 +1,140 @@
+"""The pages: library, upload, viewer (and the board of a position as an SVG file)."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from markupsafe import Markup
+
+from replay import svg
+
+from . import db as store
+from . import viewer
+from .games import BadLog, cache, check, entry_or_404, log_limit, save
+
+bp = Blueprint("pages", __name__)
+
+GAME_LABELS = {"base": "Carcassonne", "hunters-gatherers": "Hunters & Gatherers"}
+EXPANSION_LABELS = {"inns-cathedrals": "Inns & Cathedrals", "hills-sheep": "Hills & Sheep"}
+FIGURE_WORDS = {"follower": ("follower", "followers"),
+                "large-follower": ("large follower", "large followers"),
+                "shepherd": ("shepherd", "shepherds"), "hut": ("hut", "huts")}
+
+
+def game_label(game: str) -> str:
+    return GAME_LABELS.get(game, game)
+
+
+def expansion_label(expansion: str) -> str:
+    return EXPANSION_LABELS.get(expansion, expansion)
+
+
+def figure_word(kind: str, count: int) -> str:
+    one, many = FIGURE_WORDS.get(kind, (kind, kind))
+    return one if count == 1 else many
+
+
+@bp.app_context_processor
+def template_helpers() -> dict[str, object]:
+    return {"player_colour": svg.player_colour, "game_label": game_label,
+            "expansion_label": expansion_label, "figure_word": figure_word}
+
+
+bp.add_app_template_filter(expansion_label, "expansion_label")
+
+
+@bp.get("/")
+def index() -> ResponseReturnValue:
+    return redirect(url_for("pages.library"))
+
+
+@bp.get("/games")
+def library() -> ResponseReturnValue:
+    verdict = request.args.get("verdict", "")
+    verdict = verdict if verdict in store.VERDICTS else ""
+    player = request.args.get("player", "").strip()[:64]
+    size = int(request.args.get("size", 0, type=int) or 0) or _page_size()
+    size = max(1, min(size, 200))
+    page = max(1, request.args.get("page", 1, type=int) or 1)
+    rows, total = store.search(store.get_db(), verdict or None, player or None, size,
+                               (page - 1) * size)
+    pages = max(1, -(-total // size))
+    return render_template("library.html", rows=rows, total=total, page=page, pages=pages,
+                           verdict=verdict, player=player)
+
+
+def _page_size() -> int:
+    return int(current_app.config["PAGE_SIZE"])
+
+
+@bp.route("/upload", methods=["GET", "POST"])
+def upload() -> ResponseReturnValue:
+    if request.method == "GET":
+        return render_template("upload.html", limit=log_limit(), text="", error=None)
+    text = request.form.get("log", "")
+    chosen = request.files.get("file")
+    if chosen is not None and chosen.filename:
+        data = chosen.read()
+    elif text.strip():
+        data = text.encode("utf-8")
+    else:
+        return render_template("upload.html", limit=log_limit(), text=text,
+                               error=BadLog("choose a file or paste a log")), 400
+    try:
+        checked = check(data, log_limit())
+    except BadLog as exc:
+        return render_template("upload.html", limit=log_limit(), text=text, error=exc), 400
+    db = store.get_db()
+    row, _ = save(db, checked)
+    entry = cache().get(db, row.id)
+    assert entry is not None
+    return redirect(url_for("pages.position", game_id=row.id, n=entry.default_position()), 303)
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str) -> ResponseReturnValue:
+    entry = entry_or_404(game_id)
+    return redirect(url_for("pages.position", game_id=game_id, n=entry.default_position()))
+
+
+@bp.get("/games/<game_id>/moves/<int:n>")
+def position(game_id: str, n: int) -> ResponseReturnValue:
+    entry = entry_or_404(game_id)
+    try:
+        view = viewer.build(entry, n)
+    except IndexError:
+        abort(404)
+    base = url_for("pages.position", game_id=game_id, n=0)[:-1]
+    chart = Markup(viewer.chart(entry, n, base)) if entry.parsed is not None else Markup("")
+    return render_template("viewer.html", view=view, entry=entry, row=entry.row,
+                           summary=entry.summary, base=base, board=Markup(view.board),
+                           next_tile=Markup(view.next_tile_svg), chart=chart)
+
+
+@bp.get("/games/<game_id>/moves/<int:n>.svg")
+def position_svg(game_id: str, n: int) -> ResponseReturnValue:
+    entry = entry_or_404(game_id)
+    if entry.parsed is None:
+        abort(404)
+    try:
+        picture = svg.render(entry.parsed, n)
+    except IndexError:
+        abort(404)
+    return Response(picture, mimetype="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=3600"})
+
+
+@bp.get("/games/<game_id>/log.json")
+def log(game_id: str) -> ResponseReturnValue:
+    entry = entry_or_404(game_id)
+    return Response(entry.row.log, mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="{entry.row.id}.json"'})
