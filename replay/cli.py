@@ -82,8 +82,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     """Draw one position of a log as SVG (the picture the web viewer shows)."""
     from . import svg
     from .errors import IllegalMove, LogFormatError
-    from .logfile import read_file
     from .logfile import parse as parse_log
+    from .logfile import read_file
 
     try:
         log = parse_log(read_file(args.file), _tileset(args.tileset))

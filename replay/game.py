@@ -8,7 +8,7 @@ Scoring itself lives in ``replay.rules``; this module owns the board and the fea
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import hashing
@@ -17,6 +17,7 @@ from .features import Feature, FeatureGraph, Figure
 from .rng import SeededStream
 from .rules import base as base_rules
 from .rules import hills_sheep
+from .rules import hunters_gatherers as hg_rules
 from .tileset import (
     ROLE,
     SIDE_DELTA,
@@ -52,8 +53,11 @@ class Options:
     small_city: int = 2  # B4a
     farm_scoring: str = "per-city"  # B8
     hill_tiebreak: str = "presence"  # HS8: "presence" or "count"
+    return_timing: str = "end-of-turn"  # HG6: "end-of-turn" or "immediate"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, game: str = "base") -> dict[str, Any]:
+        if game == "hunters-gatherers":
+            return {"return_timing": self.return_timing}
         out: dict[str, Any] = {"small_city": self.small_city, "farm_scoring": self.farm_scoring}
         if self.hill_tiebreak != "presence":
             out["hill_tiebreak"] = self.hill_tiebreak
@@ -109,6 +113,7 @@ class Move:
     flock: tuple[FlockChoice, ...] = ()
     tokens: tuple[int, ...] = ()  # sheep tokens drawn (0 = wolf): required in table logs
     hidden: str | None = None  # table logs: the tile put under a hill (HS7), if known
+    bonus: Move | None = None  # Hunters & Gatherers: the bonus tile played in the same turn
 
 
 @dataclass(slots=True)
@@ -162,6 +167,24 @@ class Game:
         self.token_draws = 0
         self._sheep_stream = (SeededStream(config.seed, "sheep")
                               if self.sheep and config.seed is not None else None)
+        self.hg = config.game == "hunters-gatherers"
+        self.net = FeatureGraph()  # HG8 river networks (rivers + lakes); unused elsewhere
+        self.bonus_stack: list[TileType] = []
+        self.bonus_pos = 0
+        self.bonus_remaining: dict[str, int] = {}
+        self.pending_bonus: TileType | None = None  # seeded: the bonus tile to play now
+        self.bonus_due = False  # HG7: this turn's bonus tile comes next
+        self.pending_returns: list[tuple[Feature, Figure]] = []
+        if self.hg:
+            bonus = [t for t in config.tileset.tiles if t.bonus for _ in range(t.count)]
+            if config.seed is not None:
+                SeededStream(config.seed, "bonus").shuffle(bonus)
+                self.bonus_stack = bonus
+            else:
+                self.bonus_remaining = {t.id: t.count for t in config.tileset.tiles if t.bonus}
+                for t in config.tileset.tiles:
+                    if t.bonus:
+                        self.remaining.pop(t.id, None)
         self.current: TileType | None = None
         self._place(self.start_tile, 0, (0, 0), None)
         self.hash ^= hashing.item("turn", self.turn)
@@ -210,10 +233,13 @@ class Game:
                 continue
             family = FIGURE_FAMILY[kind]
             allowed = FIGURE_SEGMENTS[kind]
+            graph = self.net if family == "hut" else self.graph
+            kind_groups = self._prospective(tile, (x, y), q, net=True) if family == "hut" \
+                else groups
             for seg in tile.segments:
                 if seg.type not in allowed or not self._kind_allowed_here(kind, seg.type):
                     continue
-                if self._occupied(groups[seg.index], family):
+                if self._occupied(kind_groups[seg.index], family, graph):
                     continue
                 out.append(FigureChoice(kind, location_name(rot, seg.index)))
         return out
@@ -232,7 +258,32 @@ class Game:
     # ------------------------------------------------------------------ moves
 
     def play(self, move: Move) -> list[Event]:
-        """Check and apply one move; return its events. Raises ``IllegalMove`` (state untouched)."""
+        """Play one turn of a log: the tile, and (Hunters & Gatherers) its bonus tile.
+
+        Raises ``IllegalMove``. A turn with a bonus tile is two steps (``step``): an illegal
+        bonus tile leaves the state as it was after the land tile.
+        """
+        idx = self.moves_played
+        bonus = move.bonus
+        events = self.step(replace(move, bonus=None) if bonus is not None else move)
+        if self.bonus_due:
+            if bonus is None:
+                which = f" {self.pending_bonus.id}" if self.pending_bonus else ""
+                raise IllegalMove(
+                    "HG7", f"the tile completed a forest with gold: the bonus tile{which} "
+                    "must be played in this turn", idx, self.players[self.turn].name)
+            events += self.step(bonus)
+        elif bonus is not None:
+            player = self.players[(self.turn - 1) % len(self.players)].name
+            raise IllegalMove("HG7", "no bonus tile is due: the tile completed no forest with "
+                              "gold, or this turn already had one", idx, player)
+        return events
+
+    def step(self, move: Move) -> list[Event]:
+        """Check and apply one tile (a land tile, or the bonus tile a turn is waiting for).
+
+        Returns its events. Raises ``IllegalMove`` and leaves the state exactly as it was.
+        """
         idx = self.moves_played
         player_name = self.players[self.turn].name
         try:
@@ -240,14 +291,20 @@ class Game:
         except IllegalMove as exc:
             exc.move = idx
             exc.player = player_name
+            if self.bonus_due:
+                exc.message = f"bonus tile: {exc.message}"
             raise
         self.events = []
+        bonus_step = self.bonus_due
         if move.discard:
             self._discard(tile)
         else:
             self._apply(tile, move)
-        self.moves_played += 1
-        self.hash ^= hashing.item("moves", idx) ^ hashing.item("moves", idx + 1)
+        if bonus_step:
+            self._end_turn()
+        if self.pending_bonus is None:
+            self.moves_played += 1
+            self.hash ^= hashing.item("moves", idx) ^ hashing.item("moves", idx + 1)
         events, self.events = self.events, []
         return events
 
@@ -292,6 +349,20 @@ class Game:
             raise IllegalMove("L1", f"tile {hidden} cannot go under the hill: none is left")
 
     def _tile_for(self, move: Move) -> TileType:
+        if self.bonus_due:
+            want = self.pending_bonus
+            if want is None:
+                tile = self.tiles_by_id.get(move.tile or "")
+                if tile is None or not tile.bonus:
+                    raise IllegalMove("L1", f"{move.tile!r} is not a bonus tile of "
+                                      f"{self.config.tileset.id}")
+                if self.bonus_remaining.get(tile.id, 0) <= 0:
+                    raise IllegalMove("L1", f"bonus tile {tile.id} was already played")
+                return tile
+            if move.tile is not None and move.tile != want.id:
+                raise IllegalMove("L1", f"the log names bonus tile {move.tile} but the seeded "
+                                  f"bonus stack gives {want.id}")
+            return want
         if self.config.seed is not None:
             assert self.current is not None
             if move.tile is not None and move.tile != self.current.id:
@@ -304,6 +375,9 @@ class Game:
         if tile is None:
             raise IllegalMove("L1", f"unknown tile {move.tile!r} (not in tile set "
                               f"{self.config.tileset.id})")
+        if tile.bonus:
+            raise IllegalMove("HG7", f"{tile.id} is a bonus tile: it is played only after a "
+                              "forest with gold is completed")
         if self.remaining.get(tile.id, 0) <= 0:
             raise IllegalMove("L1", f"tile {tile.id} drawn more often than the set holds "
                               f"({tile.count - (1 if tile.start else 0)} in the pile)")
@@ -332,6 +406,9 @@ class Game:
         if fig.kind not in self.supply[p]:
             raise IllegalMove("G6", f"figure {fig.kind!r} is not part of this game")
         if self.supply[p][fig.kind] <= 0:
+            if any(f.player == p and f.kind == fig.kind for _, f in self.pending_returns):
+                raise IllegalMove("HG6", f"{self.players[p].name}'s {fig.kind} recovered this "
+                                  "turn returns only at the end of the turn")
             raise IllegalMove("G6", f"{self.players[p].name} has no {fig.kind} left in supply")
         rot = tile.rotations[q]
         seg_index = rot.locations.get(fig.location)
@@ -345,7 +422,9 @@ class Game:
             raise IllegalMove(self._figure_rule(fig.kind), f"a {fig.kind} cannot stand on a "
                               f"{seg.type} ({fig.location})")
         family = FIGURE_FAMILY[fig.kind]
-        holder = self._occupied(groups[seg_index], family)
+        if family == "hut":
+            groups = self._prospective(tile, cell, q, net=True)
+        holder = self._occupied(groups[seg_index], family, self.net if family == "hut" else None)
         if holder is not None:
             raise IllegalMove(
                 self._figure_rule(fig.kind),
@@ -356,16 +435,19 @@ class Game:
     def _figure_rule(self, kind: str) -> str:
         return {"shepherd": "HS2", "hut": "HG3"}.get(kind, "G6")
 
-    def _occupied(self, roots: list[int], family: str) -> Figure | None:
+    def _occupied(self, roots: list[int], family: str,
+                  graph: FeatureGraph | None = None) -> Figure | None:
+        graph = graph or self.graph
         for r in roots:
-            feat = self.graph.feature[r]
+            feat = graph.feature[r]
             assert feat is not None
             for f in feat.figures:
                 if FIGURE_FAMILY[f.kind] == family:
                     return f
         return None
 
-    def _prospective(self, tile: TileType, cell: Cell, q: int) -> list[list[int]]:
+    def _prospective(self, tile: TileType, cell: Cell, q: int,
+                     net: bool = False) -> list[list[int]]:
         """For each segment of a tile not yet placed: the roots of the features it would join.
 
         Segments of the new tile can join each other through a neighbour's feature, so the
@@ -373,6 +455,7 @@ class Game:
         """
         rot = tile.rotations[q]
         x, y = cell
+        graph = self.net if net else self.graph
         links: list[tuple[int, int]] = []
         for s in range(4):
             dx, dy = SIDE_DELTA[s]
@@ -382,8 +465,10 @@ class Game:
             nrot = nb.tile.rotations[nb.rot]
             o = (s + 2) % 4
             for j, seg in rot.side_pairs[s]:
+                if net and tile.segments[seg].type != "river":
+                    continue
                 for nseg in nrot.side_j[o][2 - j]:
-                    links.append((seg, self.graph.find(nb.first_node + nseg)))
+                    links.append((seg, graph.find(nb.first_node + nseg)))
         n = len(tile.segments)
         groups: list[list[int]] = [[] for _ in range(n)]
         if not links:
@@ -396,6 +481,12 @@ class Game:
                 a = comp[a]
             return a
 
+        if net:  # rivers flow into the lakes of their own tile
+            for river in tile.segments:
+                for lake in river.touches if river.type == "river" else ():
+                    a, b = f(river.index), f(lake)
+                    if a != b:
+                        comp[a] = b
         by_root: dict[int, int] = {}
         for seg, root in links:
             if root in by_root:
@@ -417,20 +508,61 @@ class Game:
         p = self.turn
         q = move.rotation // 90
         cell = (move.x, move.y)
-        if self.config.seed is None:
+        bonus_step = self.bonus_due
+        if bonus_step:
+            self._bonus_taken(tile)
+        elif self.config.seed is None:
             self.remaining[tile.id] -= 1
         self.current = None
         placement = self._place(tile, q, cell, p)
         self.events.append({"type": "place", "player": p, "tile": tile.id, "x": move.x,
-                            "y": move.y, "rotation": move.rotation})
+                            "y": move.y, "rotation": move.rotation,
+                            **({"bonus": True} if bonus_step else {})})
         if move.figure is not None:
             self._put_figure(placement, move.figure)
         if self.sheep:
             hills_sheep.after_figure(self, placement, move)
         if tile.hill:
             self._hide_under_hill(tile, move.hidden)
-        self._after_placement(placement)
+        completed = self._after_placement(placement)
+        if bonus_step:
+            return  # step() ends the turn
+        if self.hg and any(f.type == "forest" and f.counts.get("gold") for f in completed):
+            self._offer_bonus()
+            if self.bonus_due:
+                return
         self._end_turn()
+
+    def _bonus_taken(self, tile: TileType) -> None:
+        """The bonus tile of this turn leaves its stack (placed or discarded)."""
+        self.bonus_due = False
+        self.pending_bonus = None
+        self.hash ^= hashing.item("bonus-due")
+        if self.config.seed is None:
+            self.bonus_remaining[tile.id] -= 1
+            self.hash ^= hashing.item("bonus-played", tile.id, self.bonus_remaining[tile.id])
+
+    def _offer_bonus(self) -> None:
+        """HG7: the player who completed a forest with gold plays the top bonus tile now."""
+        if self.config.seed is None:
+            if sum(self.bonus_remaining.values()) > 0:
+                self.bonus_due = True
+                self.hash ^= hashing.item("bonus-due")
+            return
+        if self.bonus_pos >= len(self.bonus_stack):
+            return
+        tile = self.bonus_stack[self.bonus_pos]
+        self.bonus_pos += 1
+        self.hash ^= hashing.item("bonus-pos", self.bonus_pos)
+        self.events.append({"type": "bonus", "player": self.turn, "tile": tile.id, "rule": "HG7"})
+        if not self.can_place(tile):
+            self.discarded.append(tile.id)
+            self.events.append({"type": "discard", "player": self.turn, "tile": tile.id,
+                                "rule": "HG7"})
+            return
+        self.bonus_due = True
+        self.pending_bonus = tile
+        self.hash ^= hashing.item("bonus-due")
 
     def _hide_under_hill(self, tile: TileType, named: str | None) -> None:
         """HS7: the next tile of the pile goes under the hill, unseen and out of the game."""
@@ -479,6 +611,12 @@ class Game:
         self.bag.sort()
 
     def _discard(self, tile: TileType) -> None:
+        if self.bonus_due:
+            self._bonus_taken(tile)
+            self.discarded.append(tile.id)
+            self.events.append({"type": "discard", "player": self.turn, "tile": tile.id,
+                                "rule": "HG7"})
+            return
         self.remaining[tile.id] -= 1
         self.discarded.append(tile.id)
         self.hash ^= hashing.item("discard", len(self.discarded), tile.id)
@@ -509,6 +647,13 @@ class Game:
             if seg.type == "cloister":
                 feat.cell = cell
             graph.add(feat)
+            if self.hg:
+                self._add_net_node(seg, first, index, open_sides[seg.index])
+        if self.hg:
+            for seg in tile.segments:
+                if seg.type == "river":
+                    for lake in seg.touches:
+                        self.net.union(first + seg.index, first + lake)
         self.board[cell] = placement
         self.placements.append(placement)
         x, y = cell
@@ -528,6 +673,8 @@ class Game:
             for j, si in rot.side_pairs[s]:
                 for ni in nrot.side_j[o][2 - j]:
                     graph.union(first + si, nb.first_node + ni)
+                    if self.hg and tile.segments[si].type == "river":
+                        self.net.union(first + si, nb.first_node + ni)
         self._frontier_remove(cell)
         edges = rot.edges
         for s in range(4):
@@ -549,6 +696,13 @@ class Game:
                 if seg.type == "cloister":
                     self.cloisters[cell] = first + seg.index
         return placement
+
+    def _add_net_node(self, seg: Any, first: int, index: int, open_sides: int) -> None:
+        """HG8: the river network graph mirrors the node ids; a river joins its own lakes."""
+        feat = Feature(seg.type, first + seg.index, index, open_sides)
+        if seg.type == "lake":
+            feat.counts["fish"] = seg.attr("fish")
+        self.net.add(feat)
 
     def _frontier_remove(self, cell: Cell) -> None:
         key = self.frontier.pop(cell, None)
@@ -575,12 +729,18 @@ class Game:
         node = placement.first_node + seg_index
         fig = Figure(p, choice.kind, node, placement.cell, choice.location,
                      FIGURE_STRENGTH[choice.kind], placement.tile.hill)
-        self.graph.of(node).figures.append(fig)
+        seg = placement.tile.segments[seg_index]
+        target = self.net.of(node) if choice.kind == "hut" else self.graph.of(node)
+        target.figures.append(fig)
+        if seg.attr("sacred") and choice.kind == "follower":
+            target.flags.add(f"sacred:{p}")  # HG11: this hunter's player alone scores
         self._take_from_supply(fig)
-        seg_type = placement.tile.segments[seg_index].type
+        seg_type = seg.type
         self.events.append({"type": "figure", "player": p, "kind": choice.kind,
                             "x": placement.cell[0], "y": placement.cell[1],
-                            "location": choice.location, "role": ROLE.get(seg_type),
+                            "location": choice.location,
+                            "role": ROLE.get(seg_type) if FIGURE_FAMILY[choice.kind] == "follower"
+                            else choice.kind,
                             "feature": seg_type})
 
     def _take_from_supply(self, fig: Figure) -> None:
@@ -601,7 +761,7 @@ class Game:
         self.scores[player] = old + points
         self.hash ^= hashing.item("s", player, old) ^ hashing.item("s", player, old + points)
 
-    def _after_placement(self, placement: Placement) -> None:
+    def _after_placement(self, placement: Placement) -> list[Feature]:
         """Score every feature this placement completed (G10 order), then return figures (G9)."""
         graph = self.graph
         done: dict[int, Feature] = {}
@@ -622,15 +782,17 @@ class Game:
                 assert feat is not None
                 if root not in done and not feat.scored and self.is_complete(feat):
                     done[root] = feat
-        for feat in sorted(done.values(), key=_completion_order):
+        completed = sorted(done.values(), key=_completion_order)
+        for feat in completed:
             feat.scored = True
             self.score_completed(feat)
+        return completed
 
     def is_complete(self, feat: Feature) -> bool:
         if feat.type == "cloister":
             assert feat.cell is not None
             return self.neighbours(feat.cell) == 8
-        if feat.type in ("road", "city"):
+        if feat.type in ("road", "city", "forest", "river"):
             return feat.open == 0
         return False
 
@@ -644,6 +806,19 @@ class Game:
 
     def score_completed(self, feat: Feature) -> None:
         base_rules.score_completed(self, feat)
+
+    def completed_points(self, feat: Feature) -> tuple[int, str, str]:
+        if feat.type in ("forest", "river"):
+            return hg_rules.completed_points(self, feat)
+        return base_rules.completed_points(self, feat)
+
+    def return_after_scoring(self, feat: Feature, fig: Figure) -> None:
+        """G9, HG6: back to the supply now, or (H&G default) at the end of the turn."""
+        if self.hg and self.config.options.return_timing == "end-of-turn":
+            self.pending_returns.append((feat, fig))
+            self.hash ^= hashing.item("pending-return", fig.node, fig.player)
+        else:
+            self.return_figure(feat, fig)
 
     def final_points(self, feat: Feature) -> tuple[int, str, str]:
         return base_rules.final_points(self, feat)
@@ -660,6 +835,10 @@ class Game:
         return n
 
     def _end_turn(self) -> None:
+        for feat, fig in self.pending_returns:
+            self.hash ^= hashing.item("pending-return", fig.node, fig.player)
+            self.return_figure(feat, fig)
+        self.pending_returns = []
         self.hash ^= hashing.item("turn", self.turn)
         self.turn = (self.turn + 1) % len(self.players)
         self.hash ^= hashing.item("turn", self.turn)
@@ -695,7 +874,10 @@ class Game:
     def _finish(self) -> None:
         if self.finished:
             return
-        base_rules.final_scoring(self)
+        if self.hg:
+            hg_rules.final_scoring(self)
+        else:
+            base_rules.final_scoring(self)
         self.finished = True
         self.hash ^= hashing.item("finished")
         self.events.append({"type": "end", "scores": list(self.scores),
@@ -714,8 +896,15 @@ class Game:
     def cells_of(self, feat: Feature) -> list[list[int]]:
         return sorted([list(self.placements[t].cell) for t in feat.tiles])
 
+    def net_features(self) -> list[Feature]:
+        """HG8 river networks (one per root), in creation order; empty outside H&G."""
+        feats = [f for f in self.net.feature if f is not None and f.type in ("river", "lake")]
+        feats.sort(key=lambda f: f.first)
+        return feats
+
     def figures_on_board(self) -> list[Figure]:
         out = [fig for feat in self.features() for fig in feat.figures]
+        out += [fig for feat in self.net_features() for fig in feat.figures]
         out.sort(key=lambda f: f.node)
         return out
 

@@ -13,6 +13,7 @@ from typing import Any
 from .game import FlockChoice, Game, GameConfig, Move, Options, Player, supply_for
 from .logfile import COLOURS, tileset_for
 from .rng import SeededStream
+from .tileset import TileType
 
 NAMES = ("Ada", "Ben", "Cleo", "Dan", "Eva", "Finn")
 
@@ -38,25 +39,35 @@ def play_random(config: GameConfig, figure_rate: float = 0.6) -> tuple[Game, lis
     while not game.finished:
         tile = game.current
         assert tile is not None
-        options = game.legal_placements(tile)
-        x, y, rot = options[pick.below(len(options))]
-        record: dict[str, Any] = {"tile": tile.id, "x": x, "y": y, "rotation": rot}
-        figure = None
-        if pick.below(1000) < threshold:
-            figs = game.figure_options(tile, x, y, rot)
-            if figs:
-                figure = figs[pick.below(len(figs))]
-                record["figure"] = ({"at": figure.location} if figure.kind == "follower"
-                                    else {"kind": figure.kind, "at": figure.location})
-        flock: list[FlockChoice] = []
-        for loc in game.flock_required(tile, x, y, rot):
-            action = ("expand", "herd")[pick.below(2)]
-            flock.append(FlockChoice(loc, action))
-        if flock:
-            record["flock"] = [{"at": c.location, "action": c.action} for c in flock]
-        game.play(Move(x, y, rot, tile.id, figure, flock=tuple(flock)))
+        record, move = _random_move(game, tile, pick, threshold)
+        game.step(move)
+        if game.bonus_due:  # HG7: the bonus tile is part of the same turn
+            bonus = game.pending_bonus
+            assert bonus is not None
+            record["bonus"], bonus_move = _random_move(game, bonus, pick, threshold)
+            game.step(bonus_move)
         moves.append(record)
     return game, moves
+
+
+def _random_move(game: Game, tile: TileType, pick: SeededStream,
+                 threshold: int) -> tuple[dict[str, Any], Move]:
+    options = game.legal_placements(tile)
+    x, y, rot = options[pick.below(len(options))]
+    record: dict[str, Any] = {"tile": tile.id, "x": x, "y": y, "rotation": rot}
+    figure = None
+    if pick.below(1000) < threshold:
+        figs = game.figure_options(tile, x, y, rot)
+        if figs:
+            figure = figs[pick.below(len(figs))]
+            record["figure"] = ({"at": figure.location} if figure.kind == "follower"
+                                else {"kind": figure.kind, "at": figure.location})
+    flock: list[FlockChoice] = []
+    for loc in game.flock_required(tile, x, y, rot):
+        flock.append(FlockChoice(loc, ("expand", "herd")[pick.below(2)]))
+    if flock:
+        record["flock"] = [{"at": c.location, "action": c.action} for c in flock]
+    return record, Move(x, y, rot, tile.id, figure, flock=tuple(flock))
 
 
 def generate_log(
@@ -71,7 +82,7 @@ def generate_log(
         "version": 1,
         "game": game,
         "expansions": list(expansions),
-        "options": config.options.as_dict(),
+        "options": config.options.as_dict(game),
         "tileset": {"id": config.tileset.id, "sha256": config.tileset.digest},
         "players": [{"name": p.name, "colour": p.colour} for p in config.players],
         "seed": seed,

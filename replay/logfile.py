@@ -80,7 +80,7 @@ def pointer(parts: Any) -> str:
 
 
 _MOVE_KEYS = frozenset({"tile", "discard", "x", "y", "rotation", "figure", "scores", "flock",
-                        "tokens", "hidden"})
+                        "tokens", "hidden", "bonus"})
 _FIGURE_KINDS = frozenset({"follower", "large-follower", "shepherd", "hut"})
 
 
@@ -101,7 +101,7 @@ def move_surely_valid(m: Any) -> bool:
     """
     if type(m) is not dict or not _MOVE_KEYS.issuperset(m):
         return False
-    if "discard" in m:
+    if "discard" in m or "bonus" in m:
         return False
     if "flock" in m:
         flock = m["flock"]
@@ -214,7 +214,8 @@ def parse(data: Any, custom_tileset: TileSet | None = None) -> ParsedLog:
     opts = data.get("options", {})
     options = Options(small_city=opts.get("small_city", 2),
                       farm_scoring=opts.get("farm_scoring", "per-city"),
-                      hill_tiebreak=opts.get("hill_tiebreak", "presence"))
+                      hill_tiebreak=opts.get("hill_tiebreak", "presence"),
+                      return_timing=opts.get("return_timing", "end-of-turn"))
     tileset = tileset_for(game, expansions, custom_tileset)
     recorded = data.get("tileset")
     if recorded is not None and recorded["sha256"] != tileset.digest:
@@ -233,15 +234,7 @@ def parse(data: Any, custom_tileset: TileSet | None = None) -> ParsedLog:
     moves: list[Move] = []
     move_claims: dict[int, dict[str, int]] = {}
     for i, m in enumerate(data["moves"]):
-        fig = m.get("figure")
-        moves.append(Move(
-            x=m.get("x", 0), y=m.get("y", 0), rotation=m.get("rotation", 0), tile=m.get("tile"),
-            figure=None if fig is None else FigureChoice(fig.get("kind", "follower"), fig["at"]),
-            discard=bool(m.get("discard")),
-            flock=tuple(FlockChoice(c["at"], c["action"]) for c in m.get("flock", ())),
-            tokens=tuple(0 if t == "wolf" else t for t in m.get("tokens", ())),
-            hidden=m.get("hidden"),
-        ))
+        moves.append(_move(m))
         if "scores" in m:
             _check_names(m["scores"], names, f"/moves/{i}/scores")
             move_claims[i] = dict(m["scores"])
@@ -257,6 +250,20 @@ def parse(data: Any, custom_tileset: TileSet | None = None) -> ParsedLog:
     return ParsedLog(config, tuple(moves), move_claims, final,
                      None if winners is None else tuple(winners), data,
                      data.get("end") == "after-last-move")
+
+
+def _move(m: dict[str, Any]) -> Move:
+    fig = m.get("figure")
+    bonus = m.get("bonus")
+    return Move(
+        x=m.get("x", 0), y=m.get("y", 0), rotation=m.get("rotation", 0), tile=m.get("tile"),
+        figure=None if fig is None else FigureChoice(fig.get("kind", "follower"), fig["at"]),
+        discard=bool(m.get("discard")),
+        flock=tuple(FlockChoice(c["at"], c["action"]) for c in m.get("flock", ())),
+        tokens=tuple(0 if t == "wolf" else t for t in m.get("tokens", ())),
+        hidden=m.get("hidden"),
+        bonus=None if bonus is None else _move(bonus),
+    )
 
 
 def _check_names(scores: dict[str, int], names: list[str], path: str) -> None:

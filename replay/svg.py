@@ -568,7 +568,8 @@ def _banner(items: list[tuple[str, str]], vx: float, top: float,
         lines = _wrap(text, per_line)
         h = len(lines) * fs * 1.25 + pad * 1.2
         spans = "".join(
-            f'<tspan x="{_f(vx + pad)}" dy="{_f(fs * 1.25 if k else 0)}">{_esc(line)}</tspan>'
+            f'<tspan x="{_f(vx + pad)}" dy="{_f(fs * 1.25 if k else 0)}">{_esc(line)}'
+            f'{" " if k < len(lines) - 1 else ""}</tspan>'
             for k, line in enumerate(lines))
         blocks.append((colour, y, h, spans))
         y += h

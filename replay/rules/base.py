@@ -19,11 +19,12 @@ TYPE_ORDER = {"road": 0, "city": 1, "cloister": 2, "field": 3}
 FOLLOWERS = ("follower", "large-follower")
 
 
-def majority(game: Game, figures: list[Figure]) -> tuple[list[int], dict[int, int]]:
+def majority(game: Game, figures: list[Figure],
+             kinds: tuple[str, ...] = FOLLOWERS) -> tuple[list[int], dict[int, int]]:
     """G8: the players of greatest strength all win; the others get nothing."""
     strengths: dict[int, int] = {}
     for f in figures:
-        if f.kind in FOLLOWERS:
+        if f.kind in kinds:
             strengths[f.player] = strengths.get(f.player, 0) + f.strength
     if not strengths:
         return [], {}
@@ -118,11 +119,11 @@ def score_event(game: Game, feature: str, phase: str, points: int, winners: list
 
 
 def score_completed(game: Game, feat: Feature) -> None:
-    points, detail, rule = completed_points(game, feat)
+    points, detail, rule = game.completed_points(feat)
     score_feature(game, feat, points, detail, rule, "play")
     for fig in list(feat.figures):
         if fig.kind in FOLLOWERS:
-            game.return_figure(feat, fig)
+            game.return_after_scoring(feat, fig)
 
 
 def final_scoring(game: Game) -> None:
