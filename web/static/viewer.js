@@ -45,14 +45,21 @@
     if (link) {
       link.classList.add("current");
       link.setAttribute("aria-current", "step");
-      const list = document.getElementById("moves");
-      const top = link.offsetTop - list.offsetTop;
-      if (top < list.scrollTop || top + link.offsetHeight > list.scrollTop + list.clientHeight) {
-        list.scrollTop = top - list.clientHeight / 2;
-      }
     }
+    reveal();
     root.dataset.move = String(n);
     current = n;
+  }
+
+  // Keep the current move visible in the move list (scrolling the list only, not the page).
+  function reveal() {
+    const list = document.getElementById("moves");
+    const link = list ? list.querySelector("a.current") : null;
+    if (!link) return;
+    const top = link.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + link.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top - list.clientHeight / 2;
+    }
   }
 
   function go(n, push) {
@@ -102,5 +109,6 @@
   });
 
   history.replaceState({ move: current }, "", location.href);
+  reveal();
   prefetch(current);
 })();

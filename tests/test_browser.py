@@ -1,0 +1,204 @@
+"""The viewer in a real browser: Debian's chromium, headless, driven by Playwright.
+
+The app runs on 127.0.0.1 with an ephemeral port in a background thread (werkzeug's
+``make_server``) on a temporary database. Screenshots go to ``test-output/browser/``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from replay.generate import dumps, generate_log
+from web.app import create_app
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+OUT = Path(__file__).resolve().parent.parent / "test-output" / "browser"
+XSS = "<script>alert(1)</script>"
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("browser") / "games.db")})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_port}"
+    finally:
+        srv.shutdown()
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context.set_default_timeout(10_000)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("dialog", lambda dialog: errors.append(f"dialog: {dialog.message}"))
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def game4() -> dict[str, Any]:
+    return generate_log("base", 4, 7)
+
+
+def store(server: str, log: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(f"{server}/api/games", data=json.dumps(log).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        body: dict[str, Any] = json.loads(response.read())
+    return body
+
+
+def current_move(pg: Any) -> str:
+    text: str = pg.locator("#moves a.current").get_attribute("data-move")
+    return text
+
+
+def test_upload_a_generated_game(server: str, page: Any, game4: dict[str, Any],
+                                 tmp_path: Path) -> None:
+    page.goto(f"{server}/upload")
+    page.fill("#log", '{"format": "carcassonne-replay/log", "version": 1, "game": "base"}')
+    expect(page.locator("#feedback")).to_contain_text("Schema error at /")
+    page.fill("#log", "{")
+    expect(page.locator("#feedback")).to_contain_text("invalid JSON")
+    path = tmp_path / "game.json"
+    path.write_text(dumps(game4), encoding="utf-8")
+    page.set_input_files("input[type=file]", str(path))
+    expect(page.locator("#feedback")).to_contain_text(f"Valid: {len(game4['moves'])} moves")
+    page.fill("#log", "")
+    page.screenshot(path=str(OUT / "upload.png"))
+    page.click("button[type=submit]")
+    last = len(game4["moves"])
+    page.wait_for_url(f"**/moves/{last}")
+    expect(page.locator("#board svg.carcassonne-board")).to_be_visible()
+    expect(page.locator("#counter")).to_contain_text(f"move {last} / {last}")
+    assert current_move(page) == str(last)
+    expect(page.locator("#state")).to_contain_text("game over")
+    page.screenshot(path=str(OUT / "viewer-final.png"))
+
+
+def test_step_with_the_keyboard(server: str, page: Any, game4: dict[str, Any]) -> None:
+    game = store(server, game4)
+    base = f"{server}/games/{game['id']}/moves/"
+    last = len(game4["moves"])
+    page.goto(base + "10")
+    board = page.locator("#board").inner_html()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url(base + "11")
+    expect(page.locator("#counter")).to_contain_text("move 11 /")
+    assert current_move(page) == "11"
+    assert page.locator("#board").inner_html() != board
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url(base + "9")
+    expect(page.locator("#counter")).to_contain_text("move 9 /")
+    page.keyboard.press("End")
+    page.wait_for_url(base + str(last))
+    assert current_move(page) == str(last)
+    page.keyboard.press("Home")
+    page.wait_for_url(base + "0")
+    expect(page.locator("#events")).to_contain_text("start tile")
+    page.go_back()
+    page.wait_for_url(base + str(last))
+    expect(page.locator("#counter")).to_contain_text(f"move {last} /")
+    page.keyboard.press("Home")
+    page.wait_for_url(base + "0")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_url(base + "3")
+    expect(page.locator("#counter")).to_contain_text("move 3 /")
+    page.screenshot(path=str(OUT / "keyboard-move-3.png"))
+
+
+def test_move_list_and_chart_jump(server: str, page: Any, game4: dict[str, Any]) -> None:
+    game = store(server, game4)
+    base = f"{server}/games/{game['id']}/moves/"
+    page.goto(base + "5")
+    page.click('#moves a[data-move="20"]')
+    page.wait_for_url(base + "20")
+    assert current_move(page) == "20"
+    chart = page.locator("#chart svg")
+    box = chart.bounding_box()
+    page.mouse.click(box["x"] + box["width"] - 25, box["y"] + box["height"] / 2)
+    page.wait_for_function("() => !location.pathname.endsWith('/moves/20')")
+    n = int(current_move(page))
+    assert len(game4["moves"]) - 5 <= n <= len(game4["moves"])
+    assert page.url == base + str(n)
+
+
+def test_permalink(server: str, page: Any, game4: dict[str, Any]) -> None:
+    game = store(server, game4)
+    page.goto(f"{server}/games/{game['id']}/moves/25")
+    expect(page.locator("#counter")).to_contain_text("move 25 /")
+    link = page.locator('#moves a[data-move="25"]')
+    expect(link).to_have_class("move current")
+    expect(link).to_be_in_viewport()
+    expect(page.locator("#board rect.last")).to_have_count(1)
+    page.screenshot(path=str(OUT / "permalink-25.png"))
+
+
+def test_invalid_game_opens_at_its_failing_move(server: str, page: Any,
+                                                game4: dict[str, Any]) -> None:
+    bad = copy.deepcopy(game4)
+    bad["moves"][8].update({"x": 0, "y": 0})  # onto the start tile: G4
+    bad.pop("claims")
+    game = store(server, bad)
+    page.goto(f"{server}/games/{game['id']}")
+    page.wait_for_url("**/moves/9")
+    banner = page.locator("#board svg g.banner")
+    expect(banner).to_contain_text("G4")
+    expect(banner).to_contain_text("Move 9")
+    expect(page.locator("#board svg g.ghost")).to_have_count(1)
+    expect(page.locator("#events .failure")).to_contain_text("Rule G4")
+    expect(page.locator('#moves a[data-move="9"]')).to_have_class("move current failed")
+    page.screenshot(path=str(OUT / "invalid-failing-move.png"))
+    page.keyboard.press("ArrowRight")  # nothing after the failing move
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url("**/moves/8")
+    expect(page.locator("#board svg g.banner")).to_have_count(0)
+
+
+def test_player_name_shows_as_text(server: str, page: Any, game4: dict[str, Any]) -> None:
+    log = copy.deepcopy(game4)
+    log["players"][0]["name"] = XSS
+    log.pop("claims")
+    game = store(server, log)
+    page.goto(f"{server}/games/{game['id']}/moves/4")
+    expect(page.locator(".game-head h1")).to_contain_text(XSS)
+    expect(page.locator("table.scores")).to_contain_text(XSS)
+    page.goto(f"{server}/games?player=script")
+    expect(page.locator("table.library")).to_contain_text(XSS)
+    page.screenshot(path=str(OUT / "library.png"))
