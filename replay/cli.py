@@ -47,7 +47,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    options = Options(small_city=args.small_city, farm_scoring=args.farm_scoring)
+    options = Options(small_city=args.small_city, farm_scoring=args.farm_scoring,
+                      hill_tiebreak=args.hill_tiebreak, return_timing=args.return_timing)
+    tileset = _tileset(args.tileset)
+    if tileset is not None and tileset.game != args.game:
+        print(f"generate: tile set {tileset.id} is for {tileset.game}, not {args.game}",
+              file=sys.stderr)
+        return EXIT_UNREADABLE
+    if args.game == "hunters-gatherers" and args.expansions:
+        print("generate: Hunters & Gatherers takes no expansions", file=sys.stderr)
+        return EXIT_UNREADABLE
     limit = 6 if "inns-cathedrals" in args.expansions else 5
     if args.players > limit:
         print(f"generate: {args.players} players; this game takes 2 to {limit} (B1, IC1)",
@@ -61,7 +70,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         out_dir.mkdir(parents=True, exist_ok=True)
     for k in range(args.count):
         seed = args.seed + k
-        log = generate_log(args.game, args.players, seed, args.expansions, options)
+        log = generate_log(args.game, args.players, seed, args.expansions, options, tileset)
         text = dumps(log)
         if out_dir is None:
             sys.stdout.write(text)
@@ -144,6 +153,12 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--small-city", type=int, choices=(2, 4), default=2, help="B4a")
     g.add_argument("--farm-scoring", choices=("per-city", "per-field"), default="per-city",
                    help="B8")
+    g.add_argument("--hill-tiebreak", choices=("presence", "count"), default="presence",
+                   help="HS8")
+    g.add_argument("--return-timing", choices=("end-of-turn", "immediate"),
+                   default="end-of-turn", help="HG6")
+    g.add_argument("--tileset", metavar="FILE", help="a tile-set file replacing the game's "
+                                                     "built-in one (recorded in the log)")
     g.set_defaults(func=cmd_generate)
 
     r = sub.add_parser("render", help="draw a position of a log as SVG")

@@ -302,7 +302,7 @@ class Game:
             self._apply(tile, move)
         if bonus_step:
             self._end_turn()
-        if self.pending_bonus is None:
+        if not self.bonus_due:
             self.moves_played += 1
             self.hash ^= hashing.item("moves", idx) ^ hashing.item("moves", idx + 1)
         events, self.events = self.events, []
@@ -397,7 +397,8 @@ class Game:
                 other = self.board[(x + dx, y + dy)]
                 raise IllegalMove(
                     "G4", f"tile {tile.id} rotated {90 * q} at ({x},{y}): its {SIDES[s]} side "
-                    f"({_terrain(edges[s])}) meets {_terrain(key[s])} of tile {other.tile.id} "
+                    f"({self.terrain(edges[s])}) meets {self.terrain(key[s])} of tile "
+                    f"{other.tile.id} "
                     f"at ({x + dx},{y + dy})")
 
     def _check_figure(self, tile: TileType, cell: Cell, q: int, fig: FigureChoice,
@@ -426,9 +427,10 @@ class Game:
             groups = self._prospective(tile, cell, q, net=True)
         holder = self._occupied(groups[seg_index], family, self.net if family == "hut" else None)
         if holder is not None:
+            what = f"river network of the {seg.type}" if family == "hut" else seg.type
             raise IllegalMove(
                 self._figure_rule(fig.kind),
-                f"the {seg.type} at {fig.location} already holds a {holder.kind} of "
+                f"the {what} at {fig.location} already holds a {holder.kind} of "
                 f"{self.players[holder.player].name} at ({holder.cell[0]},{holder.cell[1]}) "
                 f"{holder.location}")
 
@@ -823,6 +825,9 @@ class Game:
     def final_points(self, feat: Feature) -> tuple[int, str, str]:
         return base_rules.final_points(self, feat)
 
+    def terrain(self, letter: str) -> str:
+        return TERRAIN.get(self.config.game, {}).get(letter, letter)
+
     def vineyards_around(self, cell: Cell) -> int:
         x, y = cell
         board = self.board
@@ -925,5 +930,7 @@ def _completion_order(feat: Feature) -> tuple[int, int]:
     return (base_rules.TYPE_ORDER.get(feat.type, 9), feat.first)
 
 
-def _terrain(letter: str) -> str:
-    return {"C": "city", "R": "road", "F": "field"}.get(letter, letter)
+TERRAIN = {
+    "base": {"C": "city", "R": "road", "F": "field"},
+    "hunters-gatherers": {"F": "forest", "M": "meadow", "R": "river"},
+}

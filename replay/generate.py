@@ -13,14 +13,15 @@ from typing import Any
 from .game import FlockChoice, Game, GameConfig, Move, Options, Player, supply_for
 from .logfile import COLOURS, tileset_for
 from .rng import SeededStream
-from .tileset import TileType
+from .tileset import TileSet, TileType
 
 NAMES = ("Ada", "Ben", "Cleo", "Dan", "Eva", "Finn")
 
 
 def config_for(game: str, players: int, seed: int | str, expansions: tuple[str, ...] = (),
-               options: Options | None = None) -> GameConfig:
-    tileset = tileset_for(game, list(expansions))
+               options: Options | None = None, tileset: TileSet | None = None) -> GameConfig:
+    """A seeded game; ``tileset`` replaces the game's built-in set (HG13: a corrected file)."""
+    tileset = tileset_for(game, list(expansions), tileset)
     return GameConfig(
         game=game, expansions=expansions,
         players=tuple(Player(NAMES[i], COLOURS[i]) for i in range(players)),
@@ -73,8 +74,9 @@ def _random_move(game: Game, tile: TileType, pick: SeededStream,
 def generate_log(
     game: str = "base", players: int = 2, seed: int | str = 0,
     expansions: tuple[str, ...] = (), options: Options | None = None,
+    tileset: TileSet | None = None,
 ) -> dict[str, Any]:
-    config = config_for(game, players, seed, expansions, options)
+    config = config_for(game, players, seed, expansions, options, tileset)
     finished, moves = play_random(config)
     names = [p.name for p in config.players]
     return {

@@ -106,6 +106,7 @@ def main() -> None:
                                       {"exit": 1, "rule": "L2", "move": None})
     logs["supply-empty"] = (_supply_empty_log(), {"exit": 1, "rule": "G6", "move": 14})
     _expansion_logs(logs)
+    _hunters_gatherers_logs(logs)
 
     manifest: dict[str, Any] = {}
     for name, (log, expect) in sorted(logs.items()):
@@ -167,6 +168,99 @@ def _expansion_logs(logs: dict[str, tuple[Any, dict[str, Any]]]) -> None:
     drawn = next(e["sheep"] for e in game.events[first] if e["type"] == "sheep")
     seeded["moves"][first]["tokens"] = ["wolf" if drawn else 1]
     logs["hs-wrong-seeded-token"] = (seeded, {"exit": 1, "rule": "L1", "move": first})
+
+
+def _hunters_gatherers_logs(logs: dict[str, tuple[Any, dict[str, Any]]]) -> None:
+    """HG violations, cut out of seeded games where the situation arises."""
+    from replay.tileset import location_name
+
+    def seeded(seed: int) -> dict[str, Any]:
+        return generate_log("hunters-gatherers", 3, seed)
+
+    # HG3: a hut on a forest
+    log = seeded(1)
+    parsed = parse(log)
+    game = replay(parsed, upto=0).game
+    for i, mv in enumerate(parsed.moves):
+        land = game.tiles_by_id[log["moves"][i]["tile"]]
+        rot = land.rotations[mv.rotation // 90]
+        forest = [location_name(rot, s.index) for s in land.segments if s.type == "forest"]
+        if forest and mv.figure is None and mv.bonus is None:
+            bad = dict(log["moves"][i], figure={"kind": "hut", "at": forest[0]})
+            logs["hg3-hut-on-forest"] = ({**log, "moves": log["moves"][:i] + [bad]},
+                                         {"exit": 1, "rule": "HG3", "move": i})
+            break
+        game.play(mv)
+    # HG3: a second hut in a river network; HG7: a bonus tile when no gold; HG6: a follower
+    # recovered this turn put on the bonus tile
+    found: set[str] = set()
+    for seed in range(200):
+        log = seeded(seed)
+        parsed = parse(log)
+        game = replay(parsed, upto=0).game
+        for i, mv in enumerate(parsed.moves):
+            tile = game.current
+            assert tile is not None
+            p = game.turn
+            if "hut" not in found and mv.figure is None and game.supply[p]["hut"] > 0:
+                groups = game._prospective(tile, (mv.x, mv.y), mv.rotation // 90, net=True)
+                rot = tile.rotations[mv.rotation // 90]
+                for seg in tile.segments:
+                    if seg.type in ("river", "lake") and game._occupied(
+                            groups[seg.index], "hut", game.net):
+                        bad = dict(log["moves"][i], figure={
+                            "kind": "hut", "at": location_name(rot, seg.index)})
+                        bad.pop("bonus", None)
+                        logs["hg3-second-hut-in-network"] = (
+                            {**log, "moves": log["moves"][:i] + [bad]},
+                            {"exit": 1, "rule": "HG3", "move": i})
+                        found.add("hut")
+                        break
+            if "nogold" not in found and mv.bonus is None and i > 5:
+                bonus = {"tile": "HG-85", "x": 0, "y": 0, "rotation": 0}
+                logs["hg7-bonus-without-gold"] = (
+                    {**log, "moves": log["moves"][:i] + [dict(log["moves"][i], bonus=bonus)]},
+                    {"exit": 1, "rule": "HG7", "move": i})
+                found.add("nogold")
+            if "recovered" not in found and mv.bonus is not None:
+                trial = replay(parsed, upto=i).game
+                trial.step(replace_bonus(mv))
+                if trial.supply[p]["follower"] == 0 and any(
+                        f.player == p for _, f in trial.pending_returns):
+                    btile = trial.pending_bonus
+                    assert btile is not None
+                    for x, y, r in trial.legal_placements(btile):
+                        brot = btile.rotations[r // 90]
+                        for seg in btile.segments:
+                            if seg.type in ("forest", "meadow", "river"):
+                                loc = location_name(brot, seg.index)
+                                bad_bonus = {"tile": btile.id, "x": x, "y": y, "rotation": r,
+                                             "figure": {"at": loc}}
+                                bad = dict(log["moves"][i], bonus=bad_bonus)
+                                logs["hg6-recovered-follower-on-bonus"] = (
+                                    {**log, "moves": log["moves"][:i] + [bad]},
+                                    {"exit": 1, "rule": "HG6", "move": i})
+                                found.add("recovered")
+                                break
+                        if "recovered" in found:
+                            break
+            game.play(mv)
+        if found >= {"hut", "nogold", "recovered"}:
+            break
+    # HG7: a bonus tile drawn as a land tile, and a chained bonus tile
+    logs["hg7-bonus-tile-as-land-tile"] = (
+        table([{"tile": "HG-85", "x": 0, "y": -1, "rotation": 0}],
+              game="hunters-gatherers"), {"exit": 1, "rule": "HG7", "move": 0})
+    logs["hg7-bonus-missing"] = (
+        table([{"tile": "HG-38", "x": 1, "y": 0, "rotation": 0}, {"tile": "HG-35", "x": 2,
+               "y": 0, "rotation": 180}, {"tile": "HG-39", "x": 0, "y": 1, "rotation": 90},
+               {"tile": "HG-37", "x": 0, "y": 2, "rotation": 0}],
+              game="hunters-gatherers"), {"exit": 1, "rule": "HG7", "move": 3})
+
+
+def replace_bonus(move: Any) -> Any:
+    from dataclasses import replace
+    return replace(move, bonus=None)
 
 
 def _supply_empty_log() -> dict[str, Any]:
