@@ -85,7 +85,7 @@ def get_game(game_id: str) -> ResponseReturnValue:
 def get_position(game_id: str, n: int) -> ResponseReturnValue:
     entry = entry_or_404(game_id)
     try:
-        view = viewer.build(entry, n)
+        view = viewer.build(entry, n, draw=False)
     except IndexError:
         abort(404)
     urls = {

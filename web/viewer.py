@@ -46,8 +46,9 @@ class View:
         return self.entry.last
 
 
-def build(entry: Entry, n: int) -> View:
-    """The view of position ``n``; raises ``IndexError`` for a position the game lacks."""
+def build(entry: Entry, n: int, draw: bool = True) -> View:
+    """The view of position ``n`` (with its pictures when ``draw``); raises ``IndexError``
+    for a position the game lacks."""
     row = entry.row
     if entry.parsed is None:
         if n != 0:
@@ -61,7 +62,8 @@ def build(entry: Entry, n: int) -> View:
         raise IndexError(f"position {n} is not in this game (0 to {summary.last})")
     pos = svg.position(entry.parsed, n)
     game = pos.game
-    board = svg.board(game, events=pos.events, failure=pos.failure, notes=pos.notes)
+    board = (svg.board(game, events=pos.events, failure=pos.failure, notes=pos.notes)
+             if draw else "")
     players = game.players
     gained = _gained(summary, n)
     winners = set(game.winners()) if game.finished else set()
@@ -76,7 +78,8 @@ def build(entry: Entry, n: int) -> View:
     view.lines = [(str(e.get("type")), explain(e, players)) for e in pos.events]
     if game.current is not None and not game.finished and pos.failure is None:
         view.next_tile = game.current.id
-        view.next_tile_svg = svg.tile(game.current, size=56, prefix="next-")
+        if draw:
+            view.next_tile_svg = svg.tile(game.current, size=56, prefix="next-")
     return view
 
 
