@@ -23,6 +23,8 @@ CONFIGS: list[tuple[str, str, int, tuple[str, ...], float, float]] = [
     ("base 4p", "base", 4, (), 100, 300),
     ("base+I&C+H&S 2p", "base", 2, ("inns-cathedrals", "hills-sheep"), 50, 150),
     ("base+I&C+H&S 4p", "base", 4, ("inns-cathedrals", "hills-sheep"), 50, 150),
+    ("hunters-gatherers 2p", "hunters-gatherers", 2, (), 50, 150),
+    ("hunters-gatherers 4p", "hunters-gatherers", 4, (), 50, 150),
 ]
 
 

@@ -326,7 +326,10 @@ class Game:
         cell = (move.x, move.y)
         q = move.rotation // 90
         self._check_placement(tile, cell, q)
-        groups = self._prospective(tile, cell, q)
+        if move.figure is None and not (self.sheep or move.flock or move.tokens):
+            groups: list[list[int]] = []
+        else:
+            groups = self._prospective(tile, cell, q)
         if move.figure is not None:
             self._check_figure(tile, cell, q, move.figure, groups)
         if self.sheep or move.flock or move.tokens:
@@ -700,7 +703,14 @@ class Game:
         return placement
 
     def _add_net_node(self, seg: Any, first: int, index: int, open_sides: int) -> None:
-        """HG8: the river network graph mirrors the node ids; a river joins its own lakes."""
+        """HG8: the river network graph mirrors the node ids; a river joins its own lakes.
+
+        Only rivers and lakes get a record; other nodes are placeholders that keep ids aligned.
+        """
+        if seg.type not in ("river", "lake"):
+            self.net.parent.append(first + seg.index)
+            self.net.feature.append(None)
+            return
         feat = Feature(seg.type, first + seg.index, index, open_sides)
         if seg.type == "lake":
             feat.counts["fish"] = seg.attr("fish")

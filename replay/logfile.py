@@ -81,6 +81,7 @@ def pointer(parts: Any) -> str:
 
 _MOVE_KEYS = frozenset({"tile", "discard", "x", "y", "rotation", "figure", "scores", "flock",
                         "tokens", "hidden", "bonus"})
+_BONUS_KEYS = frozenset({"tile", "discard", "x", "y", "rotation", "figure"})
 _FIGURE_KINDS = frozenset({"follower", "large-follower", "shepherd", "hut"})
 
 
@@ -101,7 +102,7 @@ def move_surely_valid(m: Any) -> bool:
     """
     if type(m) is not dict or not _MOVE_KEYS.issuperset(m):
         return False
-    if "discard" in m or "bonus" in m:
+    if "discard" in m:
         return False
     if "flock" in m:
         flock = m["flock"]
@@ -125,19 +126,25 @@ def move_surely_valid(m: Any) -> bool:
             return False
         if not all(_plain_int(v, 0, 100000) for v in scores.values()):
             return False
+    if "bonus" in m:
+        bonus = m["bonus"]
+        if type(bonus) is not dict or not _BONUS_KEYS.issuperset(bonus) or "discard" in bonus:
+            return False
+        if not _placement_surely_valid(bonus):
+            return False
+    return _placement_surely_valid(m)
+
+
+def _placement_surely_valid(m: dict[str, Any]) -> bool:
     if not (_plain_int(m.get("x"), -1000, 1000) and _plain_int(m.get("y"), -1000, 1000)):
         return False
     if m.get("rotation") not in (0, 90, 180, 270) or type(m["rotation"]) is not int:
         return False
-    tile = m.get("tile")
-    if tile is not None and not (type(tile) is str and 1 <= len(tile) <= 32):
+    if "tile" in m and not _short(m["tile"]):
         return False
-    fig = m.get("figure")
-    if fig is not None:
-        if type(fig) is not dict or not {"kind", "at"}.issuperset(fig):
-            return False
-        at = fig.get("at")
-        if not (type(at) is str and 1 <= len(at) <= 32):
+    if "figure" in m:
+        fig = m["figure"]
+        if type(fig) is not dict or not {"kind", "at"}.issuperset(fig) or not _short(fig.get("at")):
             return False
         if "kind" in fig and (type(fig["kind"]) is not str or fig["kind"] not in _FIGURE_KINDS):
             return False

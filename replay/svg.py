@@ -433,9 +433,12 @@ def _figures(b: _Board) -> str:
         if fig.kind == "shepherd":
             sheep = _flock(game, fig.node)
             if sheep:
-                out.append(f'<g class="flock" transform="translate({_f(x + 16)},{_f(y + 4)})">'
-                           f'<use href="#{b.prefix}sheep"/><text x="10" y="4" font-size="10" '
-                           f'font-weight="bold" fill="#1b1b1b">×{sheep}</text></g>')
+                out.append(f'<g class="flock" transform="translate({_f(x + 24)},{_f(y + 6)})">'
+                           f'<title>{sheep} sheep</title>'
+                           f'<use href="#{b.prefix}sheep" transform="scale(1.6)"/>'
+                           f'<text x="15" y="6" font-size="15" font-weight="bold" '
+                           f'fill="#1b1b1b" stroke="#ffffff" stroke-width="3" '
+                           f'paint-order="stroke">×{sheep}</text></g>')
     out.append("</g>")
     return "".join(out)
 
