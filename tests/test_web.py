@@ -22,7 +22,7 @@ from replay.verify import replay, verify_data
 from web import db as store
 from web.app import create_app
 from web.explain import explain, majority
-from web.games import GAME_ID
+from web.games import GAME_ID, summarise
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "invalid"
 XSS = "<script>alert(1)</script>"
@@ -402,6 +402,7 @@ def test_log_download(client: FlaskClient, text2: str) -> None:
     r = client.get(f"/games/{game_id}/log.json")
     assert r.status_code == 200 and r.get_data(as_text=True) == text2
     assert "attachment" in r.headers["Content-Disposition"]
+    assert client.get("/games/0123456789abcdef/log.json").status_code == 404
 
 
 def test_html_errors_are_pages(client: FlaskClient) -> None:
@@ -484,3 +485,15 @@ def test_every_event_type_is_explained() -> None:
                     "location": "N"}, players).startswith("Ben (blue)'s follower")
     assert explain({"type": "bonus", "player": 0, "tile": "HG-80"},
                    players) == "bonus: player Ada (red), tile HG-80"
+
+
+@pytest.mark.parametrize("args", [("base", 4, 3, ()),
+                                  ("base", 3, 5, ("inns-cathedrals", "hills-sheep")),
+                                  ("hunters-gatherers", 3, 2, ())])
+def test_score_chart_is_the_sum_of_score_events(args: tuple[Any, ...]) -> None:
+    """G12: the scores after each move are the sum of the score events so far."""
+    parsed = parse(generate_log(*args))
+    summary = summarise(parsed)
+    for n in range(0, summary.last + 1, 7):
+        assert list(summary.scores[n]) == replay(parsed, upto=n).game.scores
+    assert list(summary.scores[-1]) == replay(parsed).game.scores

@@ -90,7 +90,3 @@ def explain(event: Event, players: Sequence[Player]) -> str:
                      for k, v in event.items() if k != "type")
     return f"{kind}: {rest}" if rest else str(kind)
 
-
-def scored_summary(events: Sequence[Event]) -> int:
-    """How many score events a move has (the viewer marks moves that scored)."""
-    return sum(1 for e in events if e.get("type") == "score")

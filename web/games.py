@@ -19,9 +19,9 @@ from flask import abort, current_app
 from sqlite_utils import Database
 
 from replay.errors import IllegalMove, LogFormatError
-from replay.game import Event, Game
+from replay.game import Event
 from replay.logfile import COLOURS, ParsedLog, decode, parse
-from replay.verify import Report, verify_data, verify_parsed
+from replay.verify import Report, replay, verify_data, verify_parsed
 
 from . import db as store
 
@@ -129,30 +129,36 @@ class Summary:
 
 
 def summarise(parsed: ParsedLog) -> Summary:
-    """Play the whole log once, recording each move and the scores after it."""
-    game = Game(parsed.config)
-    scores = [tuple(game.scores)]
+    """Replay the whole log once: the move list and the scores after every move (the sum of
+    the score events, which is what the scores are, G12)."""
+    r = replay(parsed)
+    names = [p.name for p in parsed.config.players]
+    total = [0] * len(names)
+    scores = [tuple(total)]
     moves: list[MoveInfo] = []
-    failure: int | None = None
-    for i, move in enumerate(parsed.moves):
-        seat = game.turn
-        try:
-            events = game.play(move)
-        except IllegalMove:
-            tile = move.tile or (game.current.id if game.current is not None else None)
-            moves.append(MoveInfo(i + 1, seat, tile, move.x, move.y, move.rotation,
-                                  _figure_text(None, move), (), move.discard, failed=True))
-            failure = i
-            break
-        now = tuple(game.scores)
-        points = tuple(a - b for a, b in zip(now, scores[-1], strict=True))
-        scores.append(now)
+    for i, events in enumerate(r.events):
+        move = parsed.moves[i]
+        gained = [0] * len(names)
+        for e in events:
+            if e.get("type") == "score":
+                for w in e.get("winners", []):
+                    gained[w] += int(e.get("points", 0))
+        total = [a + b for a, b in zip(total, gained, strict=True)]
+        scores.append(tuple(total))
         place = next((e for e in events if e.get("type") == "place"), None)
         figure = next((e for e in events if e.get("type") == "figure"), None)
+        seat = next((e["player"] for e in events if isinstance(e.get("player"), int)), 0)
         tile = str(place["tile"]) if place else move.tile
         moves.append(MoveInfo(i + 1, seat, tile, move.x, move.y, move.rotation,
-                              _figure_text(figure, move), points, move.discard))
-    return Summary(tuple(moves), tuple(scores), failure, game.finished)
+                              _figure_text(figure, move), tuple(gained), move.discard))
+    failure = r.error.move if r.error is not None else None
+    if r.error is not None and failure is not None:
+        move = parsed.moves[failure]
+        seat = names.index(r.error.player) if r.error.player in names else 0
+        tile = move.tile or (r.game.current.id if r.game.current is not None else None)
+        moves.append(MoveInfo(failure + 1, seat, tile, move.x, move.y, move.rotation,
+                              _figure_text(None, move), (), move.discard, failed=True))
+    return Summary(tuple(moves), tuple(scores), failure, r.game.finished)
 
 
 def _figure_text(event: Event | None, move: Any) -> str | None:
