@@ -251,16 +251,15 @@ def board(game: Game, *, events: Sequence[Event] = (), failure: Failure | None =
     if failure is not None:
         banner.append((FAIL, failure.text()))
         gx, gy = failure.move.x, failure.move.y
-        if failure.move.discard or failure.tile is None:
-            pass
-        elif (min(xs) - GHOST_REACH <= gx <= max(xs) + GHOST_REACH
-              and min(ys) - GHOST_REACH <= gy <= max(ys) + GHOST_REACH):
-            ghost = (gx, gy)
-            xs.append(gx)
-            ys.append(gy)
-        else:
-            banner.append((FAIL, f"(tile {failure.tile.id} was placed at ({gx},{gy}), far "
-                                 f"off the board)"))
+        if failure.tile is not None and not failure.move.discard:
+            if (min(xs) - GHOST_REACH <= gx <= max(xs) + GHOST_REACH
+                    and min(ys) - GHOST_REACH <= gy <= max(ys) + GHOST_REACH):
+                ghost = (gx, gy)
+                xs.append(gx)
+                ys.append(gy)
+            else:
+                banner.append((FAIL, f"(tile {failure.tile.id} was placed at ({gx},{gy}), "
+                                     f"far off the board)"))
     banner.extend((NOTE, note) for note in notes)
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     if x1 - x0 + 1 < MIN_CELLS:
