@@ -1,5 +1,9 @@
 """Stored games: an embedded SQLite file through sqlite-utils, with its migrations.
 
+Schema changes are sqlite-utils (4.x) migrations: functions registered on ``migrations`` in
+order; ``init_app`` applies the pending ones at start-up and records them in
+``_sqlite_migrations``. A new change is a new function at the end, never an edit of an old one.
+
 One row per distinct log (``games``; the id is the start of the log's sha256, so identical logs
 get the same id) and one row per seat (``game_players``, for the player filter). A connection is
 opened per request (``get_db``) and closed when the request ends, as in the Flask tutorial.
@@ -12,8 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, current_app, g
-from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
+from sqlite_utils import Database, Migrations
 
 migrations = Migrations("carcassonne-replay")
 
