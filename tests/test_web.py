@@ -497,3 +497,26 @@ def test_score_chart_is_the_sum_of_score_events(args: tuple[Any, ...]) -> None:
     for n in range(0, summary.last + 1, 7):
         assert list(summary.scores[n]) == replay(parsed, upto=n).game.scores
     assert list(summary.scores[-1]) == replay(parsed).game.scores
+
+
+def test_upload_form_takes_a_large_pasted_log(client: FlaskClient, text2: str) -> None:
+    """Pasted logs above Werkzeug's default 500 kB form-field limit, up to the 5 MB limit."""
+    r = client.post("/upload", data={"log": text2 + " " * 700_000})
+    assert r.status_code == 303
+
+
+@pytest.mark.parametrize("args", [("base", 3, 5, ("inns-cathedrals", "hills-sheep")),
+                                  ("hunters-gatherers", 3, 2, ())])
+def test_viewer_for_every_game_family(client: FlaskClient, args: tuple[Any, ...]) -> None:
+    log = generate_log(*args)
+    game_id = stored_id(client, dumps(log))
+    last = len(log["moves"])
+    for n in (0, last // 2, last):
+        page = client.get(f"/games/{game_id}/moves/{n}")
+        assert page.status_code == 200
+        assert client.get(f"/games/{game_id}/moves/{n}.svg").status_code == 200
+    supply = client.get(f"/api/games/{game_id}/moves/0").get_json()["players"][0]["supply"]
+    if args[0] == "hunters-gatherers":
+        assert supply == {"follower": 5, "hut": 2}  # HG1
+    else:
+        assert supply == {"follower": 7, "large-follower": 1, "shepherd": 1}  # B1, IC1, HS1
