@@ -144,6 +144,7 @@ class Game:
         self.finished = False
         self.discarded: list[str] = []
         self.events: list[Event] = []  # events of the move being played
+        self.steps: list[Move] = []  # every step applied, to rebuild the game (see play)
         self.setup_events: list[Event] = []
         self.frontier_keys: dict[str, int] = {}  # key -> how many frontier cells have it
         self.hash = 0
@@ -260,24 +261,38 @@ class Game:
     def play(self, move: Move) -> list[Event]:
         """Play one turn of a log: the tile, and (Hunters & Gatherers) its bonus tile.
 
-        Raises ``IllegalMove``. A turn with a bonus tile is two steps (``step``): an illegal
-        bonus tile leaves the state as it was after the land tile.
+        Raises ``IllegalMove`` and leaves the state as it was. A turn with a bonus tile is two
+        ``step``s; when its second half is wrong the game is rebuilt from its steps so far
+        (errors are rare, turns are many: this costs nothing on the legal path).
         """
         idx = self.moves_played
         bonus = move.bonus
+        done = len(self.steps)
         events = self.step(replace(move, bonus=None) if bonus is not None else move)
-        if self.bonus_due:
-            if bonus is None:
-                which = f" {self.pending_bonus.id}" if self.pending_bonus else ""
-                raise IllegalMove(
-                    "HG7", f"the tile completed a forest with gold: the bonus tile{which} "
-                    "must be played in this turn", idx, self.players[self.turn].name)
-            events += self.step(bonus)
-        elif bonus is not None:
-            player = self.players[(self.turn - 1) % len(self.players)].name
-            raise IllegalMove("HG7", "no bonus tile is due: the tile completed no forest with "
-                              "gold, or this turn already had one", idx, player)
+        try:
+            if self.bonus_due:
+                if bonus is None:
+                    which = f" {self.pending_bonus.id}" if self.pending_bonus else ""
+                    raise IllegalMove(
+                        "HG7", f"the tile completed a forest with gold: the bonus tile{which} "
+                        "must be played in this turn", idx, self.players[self.turn].name)
+                events += self.step(bonus)
+            elif bonus is not None:
+                player = self.players[(self.turn - 1) % len(self.players)].name
+                raise IllegalMove("HG7", "no bonus tile is due: the tile completed no forest "
+                                  "with gold, or this turn already had one", idx, player)
+        except IllegalMove:
+            self._rewind(done)
+            raise
         return events
+
+    def _rewind(self, steps: int) -> None:
+        """Back to the state after the first ``steps`` steps, by replaying them."""
+        fresh = Game(self.config)
+        for m in self.steps[:steps]:
+            fresh.step(m)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
 
     def step(self, move: Move) -> list[Event]:
         """Check and apply one tile (a land tile, or the bonus tile a turn is waiting for).
@@ -295,6 +310,7 @@ class Game:
                 exc.message = f"bonus tile: {exc.message}"
             raise
         self.events = []
+        self.steps.append(move)
         bonus_step = self.bonus_due
         if move.discard:
             self._discard(tile)

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from replay.cli import main
+from replay.errors import IllegalMove
 from replay.features import Feature, Figure
 from replay.game import Game, Move, Options, supply_for
 from replay.generate import config_for, dumps, generate_log, play_random
@@ -255,3 +256,20 @@ def test_hg_games_round_trip_for_many_seeds_and_players() -> None:
     assert log["options"] == {"return_timing": "immediate"} and verify_data(log).valid
     r = replay(parse(log))
     assert r.game.finished
+
+
+def test_HG7_illegal_bonus_in_play_leaves_the_state_untouched() -> None:
+    log = fixture("hg12-forest-10-gold")
+    parsed = parse(log)
+    game = Game(parsed.config)
+    for mv in parsed.moves[:3]:
+        game.play(mv)
+    before = (game.hash, list(game.scores), game.moves_played, len(game.board))
+    land = parsed.moves[3]
+    from dataclasses import replace
+    for bad in (replace(land, bonus=None), replace(land, bonus=Move(9, 9, 0, "HG-85"))):
+        with pytest.raises(IllegalMove):
+            game.play(bad)
+        assert (game.hash, list(game.scores), game.moves_played, len(game.board)) == before
+    game.play(land)
+    assert game.scores == [10, 0]
