@@ -452,3 +452,18 @@ def test_B8_farm_tie_both_score_four() -> None:
 def test_B8_incomplete_city_gives_farmers_nothing() -> None:
     log = table_log(AB, [mv("U", -1, 0, 0, at="N")], end="after-last-move")
     assert scores_of(log) == {"Ada": 0, "Ben": 0}
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("b9-tied-knights", {"Rouge": 10, "Bleu": 10}),
+    ("b9-final-scoring", {"Rouge": 3, "Bleu": 2, "Vert": 7, "Jaune": 5, "Noir": 0}),
+    ("b9-farm-majority", {"Rouge": 0, "Bleu": 4}),
+    ("b4a-small-city", {"Rouge": 2, "Bleu": 0}),
+    ("b4-city-pennant", {"Rouge": 8, "Bleu": 0}),
+])
+def test_B9_rulebook_examples_of_seed_003(name: str, expected: dict[str, int]) -> None:
+    """The captions of seed 003, replayed from hand-written logs in fixtures/rulebook/."""
+    from .support import FIXTURES, load
+    log = load(FIXTURES / "rulebook" / f"{name}.json")
+    assert log["meta"]["source"] == "seed 003"
+    assert scores_of(log) == expected
