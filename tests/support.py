@@ -49,3 +49,9 @@ def score_events(r: Replay) -> list[dict[str, Any]]:
 
 def load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def fixture_log(folder: str, name: str) -> dict[str, Any]:
+    """``fixtures/<folder>/<name>.json`` as a dict."""
+    data: dict[str, Any] = load(FIXTURES / folder / f"{name}.json")
+    return data

@@ -21,14 +21,13 @@ from replay.rules.base import majority
 from replay.tileset import builtin_tileset, parse_tileset
 from replay.verify import verify_data, verify_file
 
-from .support import FIXTURES, load, run, score_events
+from .support import FIXTURES, fixture_log, load, run, score_events
 
 EXP = FIXTURES / "expansions"
 
 
 def fixture(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = load(EXP / f"{name}.json")
-    return data
+    return fixture_log("expansions", name)
 
 
 @pytest.mark.parametrize("path", sorted(EXP.glob("*.json")), ids=lambda p: p.stem)

@@ -24,14 +24,13 @@ from replay.rules.hunters_gatherers import meadow_value, score_meadow
 from replay.tileset import builtin_tileset
 from replay.verify import replay, verify_data, verify_file
 
-from .support import FIXTURES, load, run, score_events
+from .support import FIXTURES, fixture_log, load, run, score_events
 
 HG = FIXTURES / "hunters-gatherers"
 
 
 def fixture(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = load(HG / f"{name}.json")
-    return data
+    return fixture_log("hunters-gatherers", name)
 
 
 @pytest.mark.parametrize("path", sorted(HG.glob("*.json")), ids=lambda p: p.stem)
