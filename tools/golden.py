@@ -224,6 +224,8 @@ def render_event(ev: Event, names: list[str]) -> str:
                 f"{ev['location']}")
     if t == "discard":
         return f"discard {ev['tile']} [{ev['rule']}] (drawn by {names[ev['player']]})"
+    if t == "bonus":
+        return f"bonus tile {ev['tile']} for {names[ev['player']]} [{ev.get('rule', 'HG7')}]"
     if t == "hidden":
         return f"hidden under the hill: {ev['tile']} [{ev.get('rule', 'HS7')}]"
     if t == "sheep":
