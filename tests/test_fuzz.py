@@ -14,7 +14,8 @@ step, invariants restated here independently of the engine:
 
 Every game family in ``tools/golden.py`` (``FAMILIES``) gets its own machine; the families the
 engine does not implement yet are skipped with the reason, and join by themselves when they land.
-Expansion-specific move elements (HS3 shepherd choice, HG7 bonus tile) have marked ``HOOK``s.
+Expansion-specific move elements (HS3 flock choices, HG7 bonus tiles) are drawn from the engine's
+legal options too (``expansion_parts``); a new one joins there.
 
 Profiles: ``fuzz-ci`` (default, bounded for CI) and ``fuzz-heavy`` (``CARCASSONNE_FUZZ=heavy``,
 ``./run fuzz``). ``--hypothesis-show-statistics`` shows how often the interesting states were
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import json
 import os
 import pickle
 import re
@@ -47,7 +47,16 @@ from hypothesis.stateful import (
 
 from replay import hashing
 from replay.errors import IllegalMove
-from replay.game import Event, FigureChoice, Game, GameConfig, Move, Options, build_pile
+from replay.game import (
+    Event,
+    FigureChoice,
+    FlockChoice,
+    Game,
+    GameConfig,
+    Move,
+    Options,
+    build_pile,
+)
 from replay.generate import config_for, play_random
 from replay.logfile import parse
 from replay.rng import SeededStream
@@ -107,24 +116,13 @@ def placements_for(game: Game, tile: TileType) -> list[tuple[int, int, int]]:
 
 
 def hidden_tiles(game: Game) -> list[str]:
-    """HOOK(hills-sheep, HS7): the tiles put unseen under hill tiles. Update the attribute names
-    here if the engine keeps them elsewhere; tile conservation fails until they are counted."""
-    for name in ("hidden", "under_hills", "hidden_tiles"):
-        value = getattr(game, name, None)
-        if value is not None:
-            return [t if isinstance(t, str) else t.id for t in value]
-    return []
+    """HS7: the tiles put unseen under hill tiles ("?" in a table log that did not say)."""
+    return list(game.hidden)
 
 
 def bonus_stack(game: Game) -> list[str]:
-    """HOOK(hunters-gatherers, HG7): the bonus tiles not drawn yet (drawn ones are placed or
-    discarded). Update the attribute names here to match the engine."""
-    for name in ("bonus_pile", "bonus_stack", "bonus"):
-        value = getattr(game, name, None)
-        if isinstance(value, list):
-            pos = getattr(game, f"{name}_pos", getattr(game, "bonus_pos", 0))
-            return [t if isinstance(t, str) else t.id for t in value[pos:]]
-    return []
+    """HG7: the bonus tiles not drawn yet (drawn ones are placed or discarded)."""
+    return [t.id for t in game.bonus_stack[game.bonus_pos:]]
 
 
 def fingerprint(game: Game) -> tuple[Any, ...]:
@@ -137,9 +135,9 @@ def fingerprint(game: Game) -> tuple[Any, ...]:
         tuple(sorted(game.frontier.items())), len(game.graph.parent),
         tuple((f.node, f.player, f.kind) for f in game.figures_on_board()),
         tuple(hidden_tiles(game)), tuple(bonus_stack(game)),
-        # Hills & Sheep: the bag and the flocks (looked up by name: absent in other games)
-        getattr(game, "token_draws", None), tuple(getattr(game, "bag", ())),
-        tuple((f.first, tuple(f.tokens)) for f in game.features() if getattr(f, "tokens", None)),
+        # Hills & Sheep: the bag and the flocks
+        game.token_draws, tuple(game.bag),
+        tuple((f.first, tuple(f.tokens)) for f in game.features() if f.tokens),
     )
 
 
@@ -213,8 +211,9 @@ class Checker:
                 == (player, tile.id, move.x, move.y, move.rotation)
             if tile.hill:
                 self.seen.add("hill tile placed")
-            if len(places) > 1 or any("bonus" in json.dumps(e) for e in events):
-                self.seen.add("bonus tile played (HG7)")  # HOOK(hunters-gatherers, HG7)
+            if len(places) > 1:
+                assert len(places) == 2 and places[1].get("bonus"), "HG7: one bonus tile"
+                self.seen.add("bonus tile played (HG7)")
             if self.base_only:
                 assert len(places) == 1
                 assert len(figures) == (move.figure is not None)
@@ -245,8 +244,8 @@ class Checker:
                 self.seen.add("game finished")
                 if len(e["winners"]) > 1:
                     self.seen.add("shared victory (G11)")
-            if "wolf" in json.dumps(e):
-                self.seen.add("wolf drawn (HS2/HS3)")  # HOOK(hills-sheep): how a wolf shows
+            elif e["type"] == "wolf":
+                self.seen.add("wolf drawn (HS2/HS3)")
         if ended:
             assert events[-1]["type"] == "end", "the end event comes last"
         if hidden_tiles(game):
@@ -323,7 +322,7 @@ class Checker:
             if f.player in tied and f.kind in FOLLOWER_STRENGTH and self.on_hill(f))
         if not on_hill:
             return tied
-        if getattr(self.config.options, "hill_tiebreak", None) in ("count", "hill-count"):
+        if self.config.options.hill_tiebreak == "count":
             most = max(on_hill.values())
             return sorted(p for p, n in on_hill.items() if n == most)
         return sorted(on_hill)
@@ -487,15 +486,15 @@ ILLEGAL_KINDS = ("occupied-cell", "detached-cell", "edge-mismatch", "bad-rotatio
 
 
 def options_for(family: golden.Family) -> st.SearchStrategy[Options]:
-    """Every rule option the engine's ``Options`` has, for the families it concerns.
-    HOOK: a new option (HG6 immediate, ...) joins here."""
-    names = {f.name for f in dataclasses.fields(Options)}
+    """Every rule option of ``Options``, for the families it concerns (a new one joins here)."""
     kwargs: dict[str, st.SearchStrategy[Any]] = {}
     if family[0] == "base":
         kwargs["small_city"] = st.sampled_from([2, 4])  # B4a
         kwargs["farm_scoring"] = st.sampled_from(["per-city", "per-field"])  # B8
-    if "hills-sheep" in family[1] and "hill_tiebreak" in names:
+    if "hills-sheep" in family[1]:
         kwargs["hill_tiebreak"] = st.sampled_from(["presence", "count"])  # HS8
+    if family[0] == "hunters-gatherers":
+        kwargs["return_timing"] = st.sampled_from(["end-of-turn", "immediate"])  # HG6
     return st.builds(Options, **kwargs)
 
 
@@ -528,31 +527,24 @@ def expansion_parts(game: Game, tile: TileType, x: int, y: int, rot: int,
                     figure: FigureChoice | None = None,
                     with_figure: bool = False) -> dict[str, Any]:
     """Extra parts of a move that expansions add, drawn from the engine's legal options.
-    Looked up by name, so that this file also runs on an engine without them.
 
     HS3: one expand-or-herd choice per field holding the mover's shepherd that the tile
     extends (``Game.flock_required``).
     HG7: when the tile completes a forest with gold, the bonus tile is part of the move
     (``Move.bonus``); its placement and figure are drawn from the legal options of the state
-    after the land tile, found by playing the land tile on a copy (``Game.step``,
-    ``Game.bonus_due``, ``Game.pending_bonus``).
+    after the land tile, found by playing the land tile on a copy of the game (``Game.step``).
     """
     extra: dict[str, Any] = {}
-    flock_required = getattr(game, "flock_required", None)
-    if flock_required is not None:
-        locations = flock_required(tile, x, y, rot)
-        if locations:
-            from replay import game as game_module
-            flock_choice = game_module.FlockChoice  # type: ignore[attr-defined]
-            extra["flock"] = tuple(flock_choice(loc, choose(["expand", "herd"], f"flock {loc}"))
-                                   for loc in locations)
-            seen.add("flock choice (HS3)")
-    if getattr(game, "bonus_stack", None) and hasattr(game, "step") and _gold_nearby(game, tile,
-                                                                                       x, y, rot):
+    locations = game.flock_required(tile, x, y, rot)
+    if locations:
+        extra["flock"] = tuple(FlockChoice(loc, choose(["expand", "herd"], f"flock {loc}"))
+                               for loc in locations)
+        seen.add("flock choice (HS3)")
+    if game.bonus_stack and _gold_nearby(game, tile, x, y, rot):
         probe = _copy_game(game)
         probe.step(Move(x, y, rot, tile.id, figure, **extra))
-        bonus_tile = getattr(probe, "pending_bonus", None)
-        if getattr(probe, "bonus_due", False) and bonus_tile is not None:
+        bonus_tile = probe.pending_bonus
+        if probe.bonus_due and bonus_tile is not None:
             spots = probe.legal_placements(bonus_tile)
             if spots:
                 bx, by, brot = choose(spots, "bonus placement")
@@ -688,18 +680,18 @@ class GameMachine(RuleBasedStateMachine):
             return data.draw(st.sampled_from(options), label=label)
 
         move = pick_move(game, choose, compact, with_figure, self.checker.seen)
-        if illegal_first and hasattr(move, "bonus"):
+        if illegal_first:
             self.attempt_bonus_errors(move)
         self.checker.play(move)
 
     def attempt_bonus_errors(self, move: Move) -> None:
         """HG7: a turn that earns a bonus tile must play it, and only such a turn may; either
         error is refused like any illegal move (rule id, state unchanged)."""
-        bonus = move.bonus  # type: ignore[attr-defined]
-        if bonus is not None:
+        assert self.checker is not None
+        if move.bonus is not None:
             self.expect_refused("bonus tile left out", dataclasses.replace(move, bonus=None),
                                 {"HG7"}.__contains__)
-        elif getattr(self.checker.game if self.checker else None, "bonus_stack", None):
+        elif self.checker.game.bonus_stack:
             some = Move(0, 0, 0)
             self.expect_refused("bonus tile not due", dataclasses.replace(move, bonus=some),
                                 {"HG7"}.__contains__)
@@ -874,7 +866,8 @@ def play_generated(config: GameConfig) -> set[str]:
     """A game of the engine's own generator (``python -m replay generate``), checked."""
     _, moves = play_random(config)
     parsed = parse({"format": "carcassonne-replay/log", "version": 1, "game": config.game,
-                    "expansions": list(config.expansions), "options": config.options.as_dict(),
+                    "expansions": list(config.expansions),
+                    "options": config.options.as_dict(config.game),
                     "players": [{"name": p.name} for p in config.players],
                     "seed": config.seed, "moves": moves})
     game = Game(parsed.config)
@@ -889,10 +882,12 @@ def play_generated(config: GameConfig) -> set[str]:
 def fixed_games(family: golden.Family, count: int) -> Iterable[GameConfig]:
     top = golden.max_players(family)
     for k in range(count):
-        options = Options()
         if family[0] == "base":
             options = Options(small_city=4 if k % 5 == 4 else 2,
-                              farm_scoring="per-field" if k % 3 == 2 else "per-city")
+                              farm_scoring="per-field" if k % 3 == 2 else "per-city",
+                              hill_tiebreak="count" if k % 4 == 3 else "presence")
+        else:
+            options = Options(return_timing="immediate" if k % 2 else "end-of-turn")
         yield config_for(family[0], 2 + k % (top - 1), 1000 + k, family[1], options)
 
 
@@ -942,7 +937,7 @@ def test_HG7_bonus_tile_errors_leave_the_state_unchanged() -> None:
 
         while not game.finished:
             move = pick_move(game, choose, True, pick.below(2) == 0, set())
-            bonus = move.bonus  # type: ignore[attr-defined]
+            bonus = move.bonus
             if bonus is None and game.moves_played == 0:
                 wrong = dataclasses.replace(move, bonus=Move(0, 0, 0))
                 assert _refused(game, wrong).rule == "HG7"

@@ -140,6 +140,8 @@ GOLDEN: tuple[GoldenGame, ...] = (
     GoldenGame("base-hs-3p-seed11", "base", ("hills-sheep",), 3, 11),
     GoldenGame("base-ic-hs-4p-seed13", "base", ("inns-cathedrals", "hills-sheep"), 4, 13),
     GoldenGame("hg-3p-seed3", "hunters-gatherers", (), 3, 3),
+    GoldenGame("hg-4p-seed8-immediate", "hunters-gatherers", (), 4, 8,
+               {"return_timing": "immediate"}),
 )
 
 
@@ -159,7 +161,7 @@ def header_of(spec: GoldenGame) -> dict[str, Any]:
     config = spec.config()
     return {
         "game": spec.game, "expansions": list(spec.expansions),
-        "options": config.options.as_dict(),
+        "options": config.options.as_dict(spec.game),
         "players": [p.name for p in config.players], "seed": spec.seed,
     }
 
