@@ -190,6 +190,13 @@ class Checker:
         game = self.game
         player, tile, played = game.turn, game.current, game.moves_played
         before = self.figures()
+        if move.bonus is not None and move.figure is not None:
+            # G6 holds right after the land tile; its bonus tile may then join features (G7)
+            probe = _copy_game(game)
+            placed = probe.step(dataclasses.replace(move, bonus=None))
+            for e in placed:
+                if e["type"] == "figure":
+                    self.check_alone(self.node_of(e, probe), probe)
         events = game.play(move)
         assert game.moves_played == played + 1
         assert game.turn == (player + 1) % len(self.names), "G3: turns go round in order"
@@ -223,7 +230,8 @@ class Checker:
         new = [self.node_of(e) for e in figures]
         for e, fig in zip(figures, new, strict=True):
             self.seen.add(f"{e['kind']} placed")
-            self.check_alone(fig)
+            if move is None or move.bonus is None or fig.cell != (move.x, move.y):
+                self.check_alone(fig)  # a land tile's figure in a bonus turn: checked in play
             before = [*before, fig]
         after = self.figures()
         ended = [e for e in events if e["type"] == "end"]
@@ -251,15 +259,15 @@ class Checker:
         if hidden_tiles(game):
             self.seen.add("tile hidden under a hill (HS7)")
 
-    def node_of(self, e: Event) -> Fig:
-        pl = self.game.board[(e["x"], e["y"])]
+    def node_of(self, e: Event, game: Game | None = None) -> Fig:
+        pl = (game or self.game).board[(e["x"], e["y"])]
         seg = pl.tile.rotations[pl.rot].locations[e["location"]]
         return Fig(pl.first_node + seg, e["player"], e["kind"], pl.cell)
 
-    def check_alone(self, fig: Fig) -> None:
+    def check_alone(self, fig: Fig, game: Game | None = None) -> None:
         """G6: right after its placement a figure's feature holds no other figure of its family
         (unless the figure already went home this move: scored (G9) or met a wolf (HS2))."""
-        feat = self.game.graph.of(fig.node)
+        feat = (game or self.game).graph.of(fig.node)
         family = FAMILY_OF[fig.kind]
         same = [f for f in feat.figures if FAMILY_OF[f.kind] == family]
         if not any(f.node == fig.node and f.kind == fig.kind for f in same):
