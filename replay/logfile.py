@@ -98,7 +98,7 @@ def move_surely_valid(m: Any) -> bool:
 
     Most moves of real logs pass it, so the full JSON Schema validation runs on the header
     only; anything unusual falls back to the schema, which then gives the exact error.
-    ``tests/test_schema.py`` checks this function against the schema.
+    ``tests/test_properties.py`` checks this function against the schema.
     """
     if type(m) is not dict or not _MOVE_KEYS.issuperset(m):
         return False
