@@ -98,6 +98,8 @@ def test_HG5_forest_scores_two_per_tile_and_mushrooms() -> None:
     assert forest[0]["points"] == 10
     tie = [e for e in _scores("hg12-forest-tie-10") if e["feature"] == "forest"]
     assert tie[0]["winners"] == [0, 1] and tie[0]["points"] == 10
+    (major,) = [e for e in _scores("hg12-forest-majority-12") if e["feature"] == "forest"]
+    assert (major["points"], major["winners"], major["strengths"]) == (12, [0], {"0": 2, "1": 1})
     feat = Feature("forest", 0, 0, 0)
     feat.tiles = {0, 1, 2}
     feat.counts["mushrooms"] = 1
