@@ -57,15 +57,6 @@ class Feature:
         if other.tokens:
             self.tokens.extend(other.tokens)
 
-    def strengths(
-        self, families: tuple[str, ...] = ("follower", "large-follower"),
-    ) -> dict[int, int]:
-        out: dict[int, int] = {}
-        for f in self.figures:
-            if f.kind in families:
-                out[f.player] = out.get(f.player, 0) + f.strength
-        return out
-
 
 class FeatureGraph:
     __slots__ = ("parent", "feature")

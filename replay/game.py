@@ -238,7 +238,7 @@ class Game:
             kind_groups = self._prospective(tile, (x, y), q, net=True) if family == "hut" \
                 else groups
             for seg in tile.segments:
-                if seg.type not in allowed or not self._kind_allowed_here(kind, seg.type):
+                if seg.type not in allowed:
                     continue
                 if self._occupied(kind_groups[seg.index], family, graph):
                     continue
@@ -252,9 +252,6 @@ class Game:
         q = rotation // 90
         groups = self._prospective(tile, (x, y), q)
         return list(hills_sheep.shepherd_fields(self, tile, q, groups))
-
-    def _kind_allowed_here(self, kind: str, seg_type: str) -> bool:
-        return True
 
     # ------------------------------------------------------------------ moves
 
@@ -437,8 +434,7 @@ class Game:
             raise IllegalMove("G6", f"tile {tile.id} rotated {90 * q} has no segment at "
                               f"{fig.location!r} (locations: {', '.join(names)})")
         seg = tile.segments[seg_index]
-        if (seg.type not in FIGURE_SEGMENTS[fig.kind]
-                or not self._kind_allowed_here(fig.kind, seg.type)):
+        if seg.type not in FIGURE_SEGMENTS[fig.kind]:
             raise IllegalMove(self._figure_rule(fig.kind), f"a {fig.kind} cannot stand on a "
                               f"{seg.type} ({fig.location})")
         family = FIGURE_FAMILY[fig.kind]

@@ -75,12 +75,14 @@ class Replay:
     events: list[list[Event]]
     hashes: list[str]
     error: IllegalMove | None
+    scores: list[list[int]] = field(default_factory=list)  # after each move
 
 
 def replay(log: ParsedLog, upto: int | None = None, keep_events: bool = True) -> Replay:
     game = Game(log.config)
     events: list[list[Event]] = []
     hashes: list[str] = []
+    scores: list[list[int]] = []
     error: IllegalMove | None = None
     moves = log.moves if upto is None else log.moves[:upto]
     for move in moves:
@@ -92,14 +94,15 @@ def replay(log: ParsedLog, upto: int | None = None, keep_events: bool = True) ->
         if keep_events:
             events.append(ev)
         hashes.append(hashing.hexdigest(game.hash))
+        scores.append(list(game.scores))
     if (error is None and log.end_after_last_move and not game.finished
-            and game.moves_played == len(log.moves)):
+            and game.moves_played == len(log.moves) and hashes):
         final = game.end_now()
-        if keep_events and events:
+        if keep_events:
             events[-1].extend(final)
-        if hashes:
-            hashes[-1] = hashing.hexdigest(game.hash)
-    return Replay(log, game, events, hashes, error)
+        hashes[-1] = hashing.hexdigest(game.hash)
+        scores[-1] = list(game.scores)
+    return Replay(log, game, events, hashes, error, scores)
 
 
 def verify_data(data: Any, source: str = "<log>", tileset: TileSet | None = None) -> Report:
@@ -121,22 +124,17 @@ def verify_data(data: Any, source: str = "<log>", tileset: TileSet | None = None
 def verify_parsed(log: ParsedLog, source: str = "<log>") -> Report:
     report = Report(source)
     report.moves = len(log.moves)
-    game = Game(log.config)
+    r = replay(log, keep_events=False)
+    game = r.game
     names = [p.name for p in log.config.players]
-    for i, move in enumerate(log.moves):
-        try:
-            game.play(move)
-        except IllegalMove as e:
-            report.error = {"move": e.move, "player": e.player, "rule": e.rule,
-                            "message": e.message, "path": None}
-            break
-        report.hashes.append(hashing.hexdigest(game.hash))
-        if i == len(log.moves) - 1 and log.end_after_last_move and not game.finished:
-            game.end_now()
-            report.hashes[-1] = hashing.hexdigest(game.hash)
-        claim = log.move_claims.get(i) if log.move_claims else None
-        if claim is not None:
-            _compare(report, claim, dict(zip(names, game.scores, strict=True)), i)
+    report.hashes = r.hashes
+    if r.error is not None:
+        e = r.error
+        report.error = {"move": e.move, "player": e.player, "rule": e.rule,
+                        "message": e.message, "path": None}
+    for i, claim in sorted(log.move_claims.items()):
+        if i < len(r.scores):
+            _compare(report, claim, dict(zip(names, r.scores[i], strict=True)), i)
     report.moves_played = game.moves_played
     report.state_hash = hashing.hexdigest(game.hash)
     report.final_scores = dict(zip(names, game.scores, strict=True))

@@ -141,13 +141,17 @@ def test_HG7_gold_gives_one_bonus_tile_without_chain() -> None:
         assert report.error is not None and report.error["rule"] == "HG7", name
 
 
-def test_HG7_bonus_is_a_separate_atomic_step() -> None:
-    log = fixture("hg12-forest-10-gold")
-    parsed = parse(log)
+def _before_the_gold_forest() -> tuple[Game, Move]:
+    """The forest-10 example just before the move that completes it (and earns a bonus)."""
+    parsed = parse(fixture("hg12-forest-10-gold"))
     game = Game(parsed.config)
     for mv in parsed.moves[:3]:
         game.play(mv)
-    land = parsed.moves[3]
+    return game, parsed.moves[3]
+
+
+def test_HG7_bonus_is_a_separate_atomic_step() -> None:
+    game, land = _before_the_gold_forest()
     from dataclasses import replace
     game.step(replace(land, bonus=None))
     assert game.bonus_due and game.moves_played == 3
@@ -260,13 +264,8 @@ def test_hg_games_round_trip_for_many_seeds_and_players() -> None:
 
 
 def test_HG7_illegal_bonus_in_play_leaves_the_state_untouched() -> None:
-    log = fixture("hg12-forest-10-gold")
-    parsed = parse(log)
-    game = Game(parsed.config)
-    for mv in parsed.moves[:3]:
-        game.play(mv)
+    game, land = _before_the_gold_forest()
     before = (game.hash, list(game.scores), game.moves_played, len(game.board))
-    land = parsed.moves[3]
     from dataclasses import replace
     for bad in (replace(land, bonus=None), replace(land, bonus=Move(9, 9, 0, "HG-85"))):
         with pytest.raises(IllegalMove):
