@@ -1,0 +1,102 @@
+"""docs/rules.md, the in-repo copy of the normative rules, defines every rule id the project uses.
+
+An id is *defined* in a rules file where it opens a bold run at the start of a line, the way
+RULES.md marks its rules: ``- **G5 Unplaceable tile.**``, ``- **L1** A log ...`` and the
+continuation line ``  **B4a small city (option):** ...``. Mentions elsewhere (decisions, prose)
+do not count.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES_DOC = ROOT / "docs" / "rules.md"
+SHARED_RULES = ROOT.parent / "shared" / "RULES.md"
+
+ID = r"(?:G|B|IC|HS|HG|L|M)\d+[a-z]?"
+DEFINED = re.compile(rf"^[ \t]*(?:-[ \t]+)?\*\*({ID})\b", re.MULTILINE)
+# in a test name: an id between underscores (or at the end), e.g. test_B4a_..., test_..._L4;
+# a lower-case id right after ``test_`` (test_hg13_...) counts too
+IN_TEST_NAME = re.compile(rf"(?<=_)({ID})(?=_|$)")
+LOWER_PREFIX = re.compile(r"^test_(g|b|ic|hs|hg|l|m)(\d+[a-z]?)_")
+QUOTED = re.compile(rf"""(["'])({ID})\1""")
+
+
+def defined_ids(text: str) -> set[str]:
+    return set(DEFINED.findall(text))
+
+
+def doc_ids() -> set[str]:
+    return defined_ids(RULES_DOC.read_text(encoding="utf-8"))
+
+
+def collect_test_names() -> list[tuple[str, str]]:
+    """(file name, function name) of every test function under tests/, methods included."""
+    names: list[tuple[str, str]] = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
+                "test_"
+            ):
+                names.append((path.name, node.name))
+    return names
+
+
+def ids_in_test_name(name: str) -> set[str]:
+    found = set(IN_TEST_NAME.findall(name))
+    lower = LOWER_PREFIX.match(name)
+    if lower:
+        found.add(lower.group(1).upper() + lower.group(2))
+    return found
+
+
+def test_defined_ids_regex_reads_the_rules_format() -> None:
+    text = (
+        "- **G5 Unplaceable tile.** If ...\n"
+        "  **B4a small city (option):** a complete ...\n"
+        "- **L1** A log names ...\n"
+        "- **Decision (HG7).** not a definition; nor is **HG7** in prose\n"
+    )
+    assert defined_ids(text) == {"G5", "B4a", "L1"}
+    assert ids_in_test_name("test_B4a_small_city_scores_2") == {"B4a"}
+    assert ids_in_test_name("test_golden_playthrough_L4") == {"L4"}
+    assert ids_in_test_name("test_hg13_land_totals") == {"HG13"}
+    assert ids_in_test_name("test_same_bytes_under_two_PYTHONHASHSEEDs") == set()
+
+
+def test_ids_in_test_names_are_defined_in_rules_doc() -> None:
+    defined = doc_ids()
+    missing = sorted(
+        f"{rule} ({file}::{name})"
+        for file, name in collect_test_names()
+        for rule in ids_in_test_name(name)
+        if rule not in defined
+    )
+    assert not missing, f"rule ids in test names but not in docs/rules.md: {missing}"
+
+
+def test_ids_quoted_in_engine_code_are_defined_in_rules_doc() -> None:
+    defined = doc_ids()
+    used: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "replay").rglob("*.py")):
+        for _, rule in QUOTED.findall(path.read_text(encoding="utf-8")):
+            used.setdefault(rule, set()).add(str(path.relative_to(ROOT)))
+    assert used, "no quoted rule id found in replay/"
+    missing = {rule: sorted(files) for rule, files in sorted(used.items()) if rule not in defined}
+    assert not missing, f"rule ids quoted in replay/ but not in docs/rules.md: {missing}"
+
+
+def test_every_id_of_the_shared_rules_is_in_rules_doc() -> None:
+    defined = doc_ids()
+    if not SHARED_RULES.is_file():
+        # a clone without the shared folder beside it: only check that the copy is whole
+        assert len(defined) >= 60, f"only {len(defined)} rule ids in docs/rules.md"
+        return
+    shared = defined_ids(SHARED_RULES.read_text(encoding="utf-8"))
+    assert len(shared) >= 60, f"only {len(shared)} rule ids found in {SHARED_RULES}"
+    missing = sorted(shared - defined)
+    assert not missing, f"rule ids of ../shared/RULES.md missing from docs/rules.md: {missing}"
