@@ -1,17 +1,35 @@
-"""Deterministic replay and verification of Carcassonne-family game logs.
+"""Deterministic replay and verification of recorded board games (the Carcassonne family).
 
-The public API: ``parse``/``decode`` a log, ``replay`` it (a ``Game`` with events and hashes),
-``verify_data``/``verify_file`` for a verdict, ``generate_log`` for random legal games.
+A first session::
+
+    import replay
+    game = replay.read_game("game.json")          # a path, file, bytes, text or dict
+    report = replay.verify("game.json")           # valid? where does it fail? (never raises)
+    for step in replay.steps(game):                # each move, its events, the state after it
+        print(step.index, [e.to_json() for e in step.events], step.state.scores)
+    state = game.new_state()                       # play by hand
+    move = next(state.legal_moves())
+    state.apply(move)
+    svg_text = replay.svg.board(state)
+
+``replay.families()`` lists the game families (each a ``Family``: rules, expansions, log
+format, drawing); see ``docs/api.md``.
 """
 
-from .errors import IllegalMove, LogFormatError, ReplayError, TileSetError
-from .game import FigureChoice, Game, GameConfig, Move, Options, Player
-from .generate import generate_log
-from .logfile import decode, parse
-from .verify import Replay, Report, replay, verify_data, verify_file
+from . import svg
+from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
+from .core.events import Event, GameEnd, Score
+from .core.family import Family, GameConfig, GameState, Player, families, family
+from .core.playback import Failure, Playback, Position, Step, play_through, steps
+from .core.record import GameRecord, decode, load, parse, read_file, read_game
+from .core.verify import Report, verify, verify_data, verify_file, verify_parsed
+from .generate import dumps, generate_log
+from .tiles.tileset import load_tileset_file as load_tileset
 
 __all__ = [
-    "FigureChoice", "Game", "GameConfig", "IllegalMove", "LogFormatError", "Move", "Options",
-    "Player", "Replay", "ReplayError", "Report", "TileSetError", "decode", "generate_log", "parse",
-    "replay", "verify_data", "verify_file",
+    "Event", "Failure", "Family", "GameConfig", "GameEnd", "GameRecord", "GameState",
+    "IllegalMove", "LogFormatError", "Playback", "Player", "Position", "Report", "ReplayError",
+    "Score", "Step", "TileSetError", "decode", "dumps", "families", "family", "generate_log",
+    "load", "load_tileset", "parse", "play_through", "read_file", "read_game", "steps", "svg",
+    "verify", "verify_data", "verify_file", "verify_parsed",
 ]

@@ -6,24 +6,32 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
-from .errors import ReplayError, TileSetError
-from .game import Options
+from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
+from .core.family import Option, families, family
+from .core.verify import EXIT_ILLEGAL, EXIT_UNREADABLE, EXIT_VALID, verify_file
 from .generate import dumps, generate_log
-from .tileset import TileSet, load_tileset_file
-from .verify import EXIT_ILLEGAL, EXIT_UNREADABLE, EXIT_VALID, verify_file
-
-GAMES = ("base", "hunters-gatherers")
-EXPANSIONS = ("inns-cathedrals", "hills-sheep")
+from .tiles.tileset import TileSet, load_tileset_file
 
 
 def _expansions(text: str) -> tuple[str, ...]:
+    known = [x for f in families() for x in f.expansions]
     items = tuple(x.strip() for x in text.split(",") if x.strip())
     for x in items:
-        if x not in EXPANSIONS:
+        if x not in known:
             raise argparse.ArgumentTypeError(
-                f"unknown expansion {x!r} (choose from {', '.join(EXPANSIONS)})")
+                f"unknown expansion {x!r} (choose from {', '.join(known)})")
     return items
+
+
+def _all_options() -> list[Option]:
+    """Every rule option of every family, once by key."""
+    seen: dict[str, Option] = {}
+    for fam in families():
+        for opt in fam.options:
+            seen.setdefault(opt.key, opt)
+    return list(seen.values())
 
 
 def _tileset(path: str | None) -> TileSet | None:
@@ -47,20 +55,28 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    options = Options(small_city=args.small_city, farm_scoring=args.farm_scoring,
-                      hill_tiebreak=args.hill_tiebreak, return_timing=args.return_timing)
+    fam = family(args.game)
+    known = {o.key for o in fam.options}
+    options: dict[str, Any] = {}
+    for opt in _all_options():
+        value = getattr(args, opt.key)
+        if value is None:
+            continue
+        if opt.key not in known:
+            print(f"generate: --{opt.key.replace('_', '-')} is not an option of {fam.label}",
+                  file=sys.stderr)
+            return EXIT_UNREADABLE
+        options[opt.key] = value
     tileset = _tileset(args.tileset)
-    if tileset is not None and tileset.game != args.game:
-        print(f"generate: tile set {tileset.id} is for {tileset.game}, not {args.game}",
-              file=sys.stderr)
-        return EXIT_UNREADABLE
-    if args.game == "hunters-gatherers" and args.expansions:
-        print("generate: Hunters & Gatherers takes no expansions", file=sys.stderr)
-        return EXIT_UNREADABLE
-    limit = 6 if "inns-cathedrals" in args.expansions else 5
-    if args.players > limit:
-        print(f"generate: {args.players} players; this game takes 2 to {limit} (B1, IC1)",
-              file=sys.stderr)
+    try:
+        fam.check_expansions(list(args.expansions))
+        fam.check_players(args.players, list(args.expansions))
+        fam.option_values(options, list(args.expansions))
+        if tileset is not None and tileset.game != fam.name:
+            raise LogFormatError(f"tile set {tileset.id} is for {tileset.game}, not {fam.name}")
+    except (LogFormatError, IllegalMove) as exc:
+        rule = f" ({exc.rule})" if isinstance(exc, IllegalMove) else ""
+        print(f"generate: {exc.message}{rule}", file=sys.stderr)
         return EXIT_UNREADABLE
     if args.count > 1 and not args.out:
         print("generate: --count above 1 needs --out DIR", file=sys.stderr)
@@ -70,7 +86,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         out_dir.mkdir(parents=True, exist_ok=True)
     for k in range(args.count):
         seed = args.seed + k
-        log = generate_log(args.game, args.players, seed, args.expansions, options, tileset)
+        log = generate_log(fam.name, args.players, seed, args.expansions, options, tileset)
         text = dumps(log)
         if out_dir is None:
             sys.stdout.write(text)
@@ -90,12 +106,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def cmd_render(args: argparse.Namespace) -> int:
     """Draw one position of a log as SVG (the picture the web viewer shows)."""
     from . import svg
-    from .errors import IllegalMove, LogFormatError
-    from .logfile import parse as parse_log
-    from .logfile import read_file
+    from .core.record import read_game
 
     try:
-        log = parse_log(read_file(args.file), _tileset(args.tileset))
+        log = read_game(Path(args.file), _tileset(args.tileset))
     except LogFormatError as exc:
         print(f"{args.file}: unreadable: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
@@ -128,7 +142,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m replay",
-        description="Replay, verify, generate and draw Carcassonne-family game logs.")
+        description="Replay, verify, generate and draw recorded games: "
+        + ", ".join(f.label for f in families()) + ".")
     sub = parser.add_subparsers(dest="command", required=True)
 
     v = sub.add_parser("verify", help="verify logs: exit 0 valid, 1 illegal move or wrong claim, "
@@ -143,20 +158,19 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=cmd_verify)
 
     g = sub.add_parser("generate", help="write random legal games")
-    g.add_argument("--game", choices=GAMES, default="base")
+    names = [f.name for f in families()]
+    g.add_argument("--game", choices=names, default=names[0])
     g.add_argument("--players", type=int, default=2, choices=range(2, 7), metavar="N")
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--count", type=int, default=1)
     g.add_argument("--out", metavar="DIR", help="write files here (default: stdout)")
     g.add_argument("--expansions", type=_expansions, default=(),
-                   help="comma-separated: " + ",".join(EXPANSIONS))
-    g.add_argument("--small-city", type=int, choices=(2, 4), default=2, help="B4a")
-    g.add_argument("--farm-scoring", choices=("per-city", "per-field"), default="per-city",
-                   help="B8")
-    g.add_argument("--hill-tiebreak", choices=("presence", "count"), default="presence",
-                   help="HS8")
-    g.add_argument("--return-timing", choices=("end-of-turn", "immediate"),
-                   default="end-of-turn", help="HG6")
+                   help="comma-separated: " + ",".join(x for f in families()
+                                                       for x in f.expansions))
+    for opt in _all_options():
+        g.add_argument(f"--{opt.key.replace('_', '-')}", dest=opt.key,
+                       type=type(opt.default), choices=opt.choices, default=None,
+                       help=f"{opt.rule}: {opt.help} (default {opt.default})")
     g.add_argument("--tileset", metavar="FILE", help="a tile-set file replacing the game's "
                                                      "built-in one (recorded in the log)")
     g.set_defaults(func=cmd_generate)

@@ -7,9 +7,9 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
-from replay.errors import LogFormatError
-from replay.logfile import decode
-from replay.verify import Report, verify_data
+from replay.core.errors import LogFormatError
+from replay.core.record import decode
+from replay.core.verify import Report, verify_data
 
 from . import db as store
 from . import viewer

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask, Response
 
-from replay.logfile import MAX_BYTES
+from replay.core.record import MAX_BYTES
 
 from . import api, db, errors, views
 from .games import Cache

@@ -1,8 +1,9 @@
 """Games as the web app sees them: checking an upload, storing it, and replays kept in memory.
 
-The engine does the work (``replay.logfile``, ``replay.verify``, ``replay.svg``); this module
-turns its results into stored rows and keeps, per game id, the parsed log and a summary of
-every move (scores over time, the move list), so that a position is one short replay away.
+The engine does the work (``replay.core.record``, ``replay.core.verify``, ``replay.svg``);
+this module turns its results into stored rows and keeps, per game id, the record (with its
+playback) and a summary of every move (scores over time, the move list), so that a position
+is a copied checkpoint and a few moves away.
 """
 
 from __future__ import annotations
@@ -18,10 +19,13 @@ from typing import Any
 from flask import abort, current_app
 from sqlite_utils import Database
 
-from replay.errors import IllegalMove, LogFormatError
-from replay.game import Event
-from replay.logfile import COLOURS, ParsedLog, decode, parse
-from replay.verify import Report, replay, verify_data, verify_parsed
+from replay.core.errors import IllegalMove, LogFormatError
+from replay.core.events import Score
+from replay.core.family import COLOURS
+from replay.core.playback import Playback
+from replay.core.record import GameRecord, decode, parse
+from replay.core.verify import Report, verify_data, verify_parsed
+from replay.tiles.events import FigurePlaced, Place
 
 from . import db as store
 
@@ -46,7 +50,7 @@ class Checked:
     """An uploaded log, checked: the row to store, the parsed log and the verifier's report."""
 
     row: store.GameRow
-    parsed: ParsedLog | None  # None when the header breaks a rule (e.g. B1)
+    parsed: GameRecord | None  # None when the header breaks a rule (e.g. B1)
     report: Report
 
 
@@ -55,12 +59,13 @@ def check(data: bytes, max_bytes: int, source: str = "upload") -> Checked:
     well-formed log that breaks a rule is checked all the same (its verdict says so)."""
     try:
         value = decode(data, max_bytes)
-        parsed: ParsedLog | None = parse(value)
+        parsed: GameRecord | None = parse(value)
     except LogFormatError as exc:
         raise BadLog(exc.message, exc.path) from None
     except IllegalMove:
         parsed = None
-    report = verify_parsed(parsed, source) if parsed is not None else verify_data(value, source)
+    report = (verify_parsed(parsed, source, parsed.playback) if parsed is not None
+              else verify_data(value, source))
     sha = hashlib.sha256(data).hexdigest()
     if parsed is not None:
         players = [{"name": p.name, "colour": p.colour} for p in parsed.config.players]
@@ -128,10 +133,9 @@ class Summary:
         return len(self.moves)
 
 
-def summarise(parsed: ParsedLog) -> Summary:
-    """Replay the whole log once: the move list and the scores after every move (the sum of
-    the score events, which is what the scores are, G12)."""
-    r = replay(parsed)
+def summarise(parsed: GameRecord, r: Playback) -> Summary:
+    """The move list and the scores after every move of a replayed log (the sum of the score
+    events, which is what the scores are, G12)."""
     names = [p.name for p in parsed.config.players]
     total = [0] * len(names)
     scores = [tuple(total)]
@@ -140,32 +144,32 @@ def summarise(parsed: ParsedLog) -> Summary:
         move = parsed.moves[i]
         gained = [0] * len(names)
         for e in events:
-            if e.get("type") == "score":
-                for w in e.get("winners", []):
-                    gained[w] += int(e.get("points", 0))
+            if isinstance(e, Score):
+                for w in e.winners:
+                    gained[w] += e.points
         total = [a + b for a, b in zip(total, gained, strict=True)]
         scores.append(tuple(total))
-        place = next((e for e in events if e.get("type") == "place"), None)
-        figure = next((e for e in events if e.get("type") == "figure"), None)
-        seat = next((e["player"] for e in events if isinstance(e.get("player"), int)), 0)
-        tile = str(place["tile"]) if place else move.tile
+        place = next((e for e in events if isinstance(e, Place)), None)
+        figure = next((e for e in events if isinstance(e, FigurePlaced)), None)
+        seat = next((p for e in events if isinstance(p := getattr(e, "player", None), int)), 0)
+        tile = place.tile if place else move.tile
         moves.append(MoveInfo(i + 1, seat, tile, move.x, move.y, move.rotation,
                               _figure_text(figure, move), tuple(gained), move.discard))
     failure = r.error.move if r.error is not None else None
     if r.error is not None and failure is not None:
         move = parsed.moves[failure]
         seat = names.index(r.error.player) if r.error.player in names else 0
-        tile = move.tile or (r.game.current.id if r.game.current is not None else None)
+        tile = move.tile or r.state.status().get("next_tile")
         moves.append(MoveInfo(failure + 1, seat, tile, move.x, move.y, move.rotation,
                               _figure_text(None, move), (), move.discard, failed=True))
-    return Summary(tuple(moves), tuple(scores), failure, r.game.finished)
+    return Summary(tuple(moves), tuple(scores), failure, r.state.finished)
 
 
-def _figure_text(event: Event | None, move: Any) -> str | None:
+def _figure_text(event: FigurePlaced | None, move: Any) -> str | None:
     if event is not None:
-        kind = str(event.get("kind", "follower"))
-        role = event.get("role")
-        where = event.get("location", "")
+        kind = event.kind
+        role = event.role
+        where = event.location
         if kind == "follower" and role:
             return f"{role} {where}"
         label = kind.replace("-", " ")
@@ -184,13 +188,14 @@ class Entry:
 
     def __init__(self, row: store.GameRow) -> None:
         self.row = row
-        self.parsed: ParsedLog | None = None
+        self.parsed: GameRecord | None = None
         self.header_error: IllegalMove | None = None
         try:
             self.parsed = parse(decode(row.log))
         except IllegalMove as exc:
             self.header_error = exc
         self._summary: Summary | None = None
+        self._report: Report | None = None
         self._lock = threading.Lock()
 
     @property
@@ -198,7 +203,8 @@ class Entry:
         if self._summary is None:
             with self._lock:
                 if self._summary is None:
-                    self._summary = (summarise(self.parsed) if self.parsed is not None
+                    self._summary = (summarise(self.parsed, self.parsed.playback)
+                                     if self.parsed is not None
                                      else Summary((), ((0,) * len(self.row.players),), None,
                                                   False))
         return self._summary
@@ -206,6 +212,15 @@ class Entry:
     @property
     def last(self) -> int:
         return self.summary.last
+
+    @property
+    def report(self) -> Report | None:
+        """The verifier's report, from the kept playback (computed once)."""
+        if self.parsed is None:
+            return None
+        if self._report is None:
+            self._report = verify_parsed(self.parsed, self.row.id, self.parsed.playback)
+        return self._report
 
     def default_position(self) -> int:
         """Where the viewer opens: the failing move of an invalid game, else the last move."""

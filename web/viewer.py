@@ -7,9 +7,8 @@ from html import escape
 from typing import Any
 
 from replay import svg
-from replay.game import Event
+from replay.core.events import Event
 
-from .explain import explain
 from .games import Entry, Summary
 
 
@@ -61,25 +60,28 @@ def build(entry: Entry, n: int, draw: bool = True) -> View:
     if n > summary.last:
         raise IndexError(f"position {n} is not in this game (0 to {summary.last})")
     pos = svg.position(entry.parsed, n)
-    game = pos.game
-    board = (svg.board(game, events=pos.events, failure=pos.failure, notes=pos.notes)
+    game = pos.state
+    notes = svg.claim_notes(entry.parsed, n, entry.report) if pos.failure is None else ()
+    board = (svg.board(game, events=pos.events, failure=pos.failure, notes=notes)
              if draw else "")
     players = game.players
     gained = _gained(summary, n)
     winners = set(game.winners()) if game.finished else set()
     seats = [
         Seat(p.name, p.colour, svg.player_colour(p.colour), game.scores[i], gained[i],
-             tuple((kind, count) for kind, count in game.supply[i].items()),
-             not game.finished and pos.failure is None and game.turn == i, i in winners)
+             tuple(game.supply_of(i).items()),
+             not game.finished and pos.failure is None and game.current_player == i,
+             i in winners)
         for i, p in enumerate(players)
     ]
+    status = game.status()
     view = View(entry, n, board, seats, events=pos.events, failure=pos.failure,
-                notes=pos.notes, tiles_left=game.tiles_left(), finished=game.finished)
-    view.lines = [(str(e.get("type")), explain(e, players)) for e in pos.events]
-    if game.current is not None and not game.finished and pos.failure is None:
-        view.next_tile = game.current.id
+                notes=notes, tiles_left=status.get("tiles_left"), finished=game.finished)
+    view.lines = [(e.type, e.explain(players)) for e in pos.events]
+    if status.get("next_tile") is not None and pos.failure is None:
+        view.next_tile = status["next_tile"]
         if draw:
-            view.next_tile_svg = svg.tile(game.current, size=56, prefix="next-")
+            view.next_tile_svg = svg.next_piece(game, 56)
     return view
 
 
@@ -100,7 +102,7 @@ def as_json(view: View, urls: dict[str, str]) -> dict[str, Any]:
                     for s in view.seats],
         "scores": {s.name: s.score for s in view.seats},
         "tiles_left": view.tiles_left, "next_tile": view.next_tile, "finished": view.finished,
-        "events": view.events,
+        "events": [e.to_json() for e in view.events],
         "explanations": [text for _, text in view.lines],
         "failure": None, "notes": list(view.notes),
     }

@@ -16,6 +16,7 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from replay import svg
+from replay.core.family import families
 
 from . import db as store
 from . import viewer
@@ -23,24 +24,20 @@ from .games import BadLog, cache, check, entry_or_404, log_limit, save
 
 bp = Blueprint("pages", __name__)
 
-GAME_LABELS = {"base": "Carcassonne", "hunters-gatherers": "Hunters & Gatherers"}
-EXPANSION_LABELS = {"inns-cathedrals": "Inns & Cathedrals", "hills-sheep": "Hills & Sheep"}
-FIGURE_WORDS = {"follower": ("follower", "followers"),
-                "large-follower": ("large follower", "large followers"),
-                "shepherd": ("shepherd", "shepherds"), "hut": ("hut", "huts")}
-
-
 def game_label(game: str) -> str:
-    return GAME_LABELS.get(game, game)
+    """The name people know a game by (its family's label)."""
+    return next((f.label for f in families() if f.name == game), game)
 
 
 def expansion_label(expansion: str) -> str:
-    return EXPANSION_LABELS.get(expansion, expansion)
+    return next((f.expansions[expansion].label for f in families()
+                 if expansion in f.expansions), expansion)
 
 
 def figure_word(kind: str, count: int) -> str:
-    one, many = FIGURE_WORDS.get(kind, (kind, kind))
-    return one if count == 1 else many
+    """``large follower`` / ``large followers``."""
+    word = kind.replace("-", " ")
+    return word if count == 1 else word + "s"
 
 
 @bp.app_context_processor

@@ -9,7 +9,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
+SCHEMA_DIR = Path(__file__).resolve().parent.parent.parent / "schema"
 FILES = {"log": "log-v1.schema.json", "tileset": "tileset-v1.schema.json"}
 
 

@@ -1,4 +1,7 @@
-"""The verifier (L1-L4): replay a log and say whether every move and every claim is right."""
+"""The verifier (L1-L4): replay a log and say whether every move and every claim is right.
+
+The claims (L2) are compared here once; the viewer shows the ones of a position from the
+report (``claims_at``)."""
 
 from __future__ import annotations
 
@@ -8,15 +11,16 @@ from typing import Any
 
 from . import hashing
 from .errors import IllegalMove, LogFormatError
-from .game import Event, Game
-from .logfile import ParsedLog, parse, read_file
-from .tileset import TileSet
+from .playback import Playback, play_through
+from .record import GameRecord, Source, load, parse
 
 EXIT_VALID, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
 
 
 @dataclass(slots=True)
 class Report:
+    """The verdict on one log: valid or not, where it fails, scores, hashes, wrong claims."""
+
     source: str
     valid: bool = False
     readable: bool = True
@@ -66,49 +70,11 @@ class Report:
                 f"winner{'s' if len(self.winners) > 1 else ''} {', '.join(self.winners)}")
 
 
-@dataclass(slots=True)
-class Replay:
-    """A log replayed as far as it is legal, with the events and hash of every move."""
-
-    log: ParsedLog
-    game: Game
-    events: list[list[Event]]
-    hashes: list[str]
-    error: IllegalMove | None
-    scores: list[list[int]] = field(default_factory=list)  # after each move
-
-
-def replay(log: ParsedLog, upto: int | None = None, keep_events: bool = True) -> Replay:
-    game = Game(log.config)
-    events: list[list[Event]] = []
-    hashes: list[str] = []
-    scores: list[list[int]] = []
-    error: IllegalMove | None = None
-    moves = log.moves if upto is None else log.moves[:upto]
-    for move in moves:
-        try:
-            ev = game.play(move)
-        except IllegalMove as exc:
-            error = exc
-            break
-        if keep_events:
-            events.append(ev)
-        hashes.append(hashing.hexdigest(game.hash))
-        scores.append(list(game.scores))
-    if (error is None and log.end_after_last_move and not game.finished
-            and game.moves_played == len(log.moves) and hashes):
-        final = game.end_now()
-        if keep_events:
-            events[-1].extend(final)
-        hashes[-1] = hashing.hexdigest(game.hash)
-        scores[-1] = list(game.scores)
-    return Replay(log, game, events, hashes, error, scores)
-
-
-def verify_data(data: Any, source: str = "<log>", tileset: TileSet | None = None) -> Report:
+def verify_data(data: Any, source: str = "<log>", material: Any = None) -> Report:
+    """The report on a decoded log (``material``: a tile-set file replacing the built-in)."""
     report = Report(source)
     try:
-        log = parse(data, tileset)
+        log = parse(data, material)
     except LogFormatError as exc:
         report.readable = False
         report.error = {"move": None, "player": None, "rule": "L1", "message": exc.message,
@@ -121,11 +87,13 @@ def verify_data(data: Any, source: str = "<log>", tileset: TileSet | None = None
     return verify_parsed(log, source)
 
 
-def verify_parsed(log: ParsedLog, source: str = "<log>") -> Report:
+def verify_parsed(log: GameRecord, source: str = "<log>",
+                  playback: Playback | None = None) -> Report:
+    """The report on a record read already (from its ``playback`` when one is at hand)."""
     report = Report(source)
     report.moves = len(log.moves)
-    r = replay(log, keep_events=False)
-    game = r.game
+    r = playback or play_through(log, keep_events=False, checkpoints=False)
+    game = r.state
     names = [p.name for p in log.config.players]
     report.hashes = r.hashes
     if r.error is not None:
@@ -175,13 +143,30 @@ def _compare(report: Report, claim: dict[str, int], actual: dict[str, int],
                            f"the replay gives {actual[name]}"})
 
 
-def verify_file(path: str | Path, tileset: TileSet | None = None,
+def verify_file(path: str | Path, material: Any = None,
                 max_bytes: int | None = None) -> Report:
+    """The report on a log file (an unreadable file is a report too, never an exception)."""
+    return verify(path, material, max_bytes, str(path))
+
+
+def verify(source: Source, material: Any = None, max_bytes: int | None = None,
+           name: str | None = None) -> Report:
+    """Verify a log given as a path, an open file, bytes, text or a decoded JSON value.
+
+    Never raises for bad input: an unreadable log is a report with ``readable`` false."""
+    label = name or (str(source) if isinstance(source, str | Path) else "<log>")
     try:
-        data = read_file(path) if max_bytes is None else read_file(path, max_bytes)
+        data = load(source) if max_bytes is None else load(source, max_bytes)
     except LogFormatError as exc:
-        report = Report(str(path), readable=False)
+        report = Report(label, readable=False)
         report.error = {"move": None, "player": None, "rule": "L1", "message": exc.message,
                         "path": exc.path}
         return report
-    return verify_data(data, str(path), tileset)
+    return verify_data(data, label, material)
+
+
+def claims_at(report: Report, n: int, moves: int) -> list[dict[str, Any]]:
+    """The wrong claims (L2) to show at position ``n`` of a log of ``moves`` moves."""
+    return [c for c in report.claims
+            if (c["move"] is not None and c["move"] == n - 1)
+            or (c["move"] is None and n == moves)]

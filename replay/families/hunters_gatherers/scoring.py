@@ -2,18 +2,19 @@
 
 Rivers and forests complete during play; huts (on river networks, HG8) and hunters (meadows)
 score at the end. The river network is a second union-find over the same nodes, joining rivers
-across tiles and rivers with the lakes they flow into (see ``Game._place``).
+across tiles and rivers with the lakes they flow into (see ``HuntersGatherersState._place``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..features import Feature
-from .base import TYPE_ORDER, _n, majority, score_event
+from ...tiles.features import Feature
+from ...tiles.scoring import majority, score_event
+from ...tiles.scoring import plural as _n
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from .state import HuntersGatherersState as Game
 
 
 def completed_points(game: Game, feat: Feature) -> tuple[int, str, str]:
@@ -53,10 +54,10 @@ def final_scoring(game: Game) -> None:
         for p in winners:
             game.add_score(p, fish)
         game.events.append(score_event(
-            game, "network", "final", fish, winners, strengths,
+            "network", "final", fish, winners, strengths,
             f"river network: {fish} fish × 1 = {fish}", "HG10", game.cells_of(net)))
     meadows = [f for f in feats if f.type == "meadow" and f.figures]
-    for meadow in sorted(meadows, key=lambda f: (TYPE_ORDER.get(f.type, 9), f.first)):
+    for meadow in sorted(meadows, key=lambda f: f.first):
         score_meadow(game, meadow)
 
 
@@ -86,5 +87,5 @@ def score_meadow(game: Game, feat: Feature) -> None:
         detail += " (sacred place: only the hunter placed on it scores)"
     for p in winners:
         game.add_score(p, points)
-    game.events.append(score_event(game, "meadow", "final", points, winners, strengths,
+    game.events.append(score_event("meadow", "final", points, winners, strengths,
                                    detail, rule, game.cells_of(feat)))

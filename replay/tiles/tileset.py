@@ -13,8 +13,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import TileSetError
-from .schemas import validator
+from ..core.errors import TileSetError
+from ..core.schemas import validator
 
 POSITIONS = ("NL", "N", "NR", "EL", "E", "ER", "SL", "S", "SR", "WL", "W", "WR")
 POSITION_INDEX = {name: i for i, name in enumerate(POSITIONS)}
@@ -24,7 +24,7 @@ SIDE_INDEX = {name: i for i, name in enumerate(SIDES)}
 SIDE_DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))
 ROTATIONS = (0, 90, 180, 270)
 
-DATA_DIR = Path(__file__).resolve().parent / "data" / "tilesets"
+DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "tilesets"
 
 # Which figure family may stand on which segment type and how the figure is called there.
 ROLE = {

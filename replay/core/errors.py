@@ -22,6 +22,9 @@ class LogFormatError(ReplayError):
         where = self.path or "/"
         return f"{where}: {self.message}"
 
+    def __repr__(self) -> str:
+        return f"LogFormatError(message={self.message!r}, path={self.path!r})"
+
 
 class TileSetError(ReplayError):
     """A tile-set file is unreadable, schema-invalid or inconsistent."""
@@ -42,3 +45,7 @@ class IllegalMove(ReplayError):
         where = f"move {self.move}" if self.move is not None else "move"
         who = f" ({self.player})" if self.player else ""
         return f"{where}{who}: {self.rule}: {self.message}"
+
+    def __repr__(self) -> str:
+        return (f"IllegalMove(rule={self.rule!r}, message={self.message!r}, move={self.move!r}, "
+                f"player={self.player!r})")

@@ -1,0 +1,13 @@
+"""The drawing colours of the player colours every picture uses."""
+
+from __future__ import annotations
+
+PLAYER_COLOURS = {
+    "red": "#d1301f", "blue": "#2160c4", "green": "#23963a", "yellow": "#f2c413",
+    "black": "#262626", "grey": "#a3a3a3",
+}
+
+
+def player_colour(colour: str) -> str:
+    """The drawing colour of a player colour name (``red``, ``blue``, ...)."""
+    return PLAYER_COLOURS.get(colour, "#8a8a8a")

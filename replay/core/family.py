@@ -1,0 +1,314 @@
+"""The interface every game family implements, and the registry that finds them.
+
+A **family** (``Family``) is a game with its rules, its expansions, its part of the log format
+and its drawing; a **state** (``GameState``) is one position of one game of it, advanced move by
+move. The split follows OpenSpiel's Game/State; the registry follows python-chess's variants.
+The core (log envelope, replay loop, verifier, CLI, web app) talks only to these two classes.
+
+Families register themselves when ``replay.families`` is imported; ``families()`` and
+``family(name)`` do that import on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+from . import hashing
+from .errors import IllegalMove, LogFormatError
+
+if TYPE_CHECKING:
+    from .events import Event
+
+COLOURS = ("red", "blue", "green", "yellow", "black", "grey")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A seat at the table."""
+
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A rule option of a family: its log key, the values it takes, its default and rule id."""
+
+    key: str
+    choices: tuple[Any, ...]
+    default: Any
+    rule: str
+    help: str
+    expansion: str | None = None  # only with this expansion
+
+
+@dataclass(frozen=True, slots=True)
+class Expansion:
+    """An expansion a family can be played with."""
+
+    name: str  # as in the log's "expansions"
+    label: str  # for people
+    rule_prefix: str  # the ids of its rules start with this (IC, HS, ...)
+    extra_players: int = 0  # seats it adds to the family's limit
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """Everything fixed before the first move: the family's settings for one game.
+
+    ``options`` maps each option key of the family to its value (defaults filled in);
+    ``material`` is what the family plays with (the tile set of a tile-laying family).
+    """
+
+    game: str
+    expansions: tuple[str, ...]
+    players: tuple[Player, ...]
+    options: Mapping[str, Any]
+    seed: str | None  # None: a table game, every move names what it draws (L1)
+    material: Any = None
+
+
+class GameState(ABC):
+    """One position of one game, advanced by ``apply``.
+
+    ``apply`` is atomic: an illegal move raises ``IllegalMove`` (with the rule id) and leaves
+    the state, and its hash, exactly as they were. ``check`` and ``is_legal`` never change it.
+    """
+
+    config: GameConfig
+    scores: list[int]
+    finished: bool
+    moves_played: int
+    hash: int  # the Zobrist state hash (L4); ``state_hash`` is its text
+    setup_events: list[Event]  # what happened before the first move
+
+    @property
+    @abstractmethod
+    def family(self) -> Family:
+        """The family this game belongs to."""
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        return self.config.players
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat to move, or None when the game is over."""
+
+    @property
+    def state_hash(self) -> str:
+        """The state hash as 16 hex digits (L4): equal states have equal hashes."""
+        return hashing.hexdigest(self.hash)
+
+    @abstractmethod
+    def legal_moves(self) -> Iterator[Any]:
+        """Every complete legal move, in a fixed order (each one ``apply`` accepts)."""
+
+    @abstractmethod
+    def check(self, move: Any) -> None:
+        """Raise ``IllegalMove`` when ``move`` is illegal here; never changes the state."""
+
+    def is_legal(self, move: Any) -> bool:
+        """Whether ``apply(move)`` would succeed."""
+        try:
+            self.check(move)
+        except IllegalMove:
+            return False
+        return True
+
+    @abstractmethod
+    def apply(self, move: Any) -> list[Event]:
+        """Play one move of the log; return its events. Atomic (see the class)."""
+
+    @abstractmethod
+    def copy(self) -> Self:
+        """An independent copy: moves applied to it leave this state alone."""
+
+    @abstractmethod
+    def end_now(self) -> list[Event]:
+        """End the game here and score it (a log ending ``"after-last-move"``)."""
+
+    def winners(self) -> list[int]:
+        """The seats with the best score (G11: every best score wins)."""
+        best = max(self.scores)
+        return [p for p, s in enumerate(self.scores) if s == best]
+
+    @abstractmethod
+    def supply_of(self, seat: int) -> dict[str, int]:
+        """The pieces ``seat`` has left, by kind."""
+
+    @abstractmethod
+    def status(self) -> dict[str, Any]:
+        """What a viewer shows beside the board (e.g. tiles left, the next tile), as JSON."""
+
+    def playthrough_intro(self) -> list[str]:
+        """Lines a playthrough writes about the material before the first move."""
+        return []
+
+    def playthrough_before(self, move: Any) -> Any:
+        """What a playthrough needs to know before ``move`` is applied."""
+        return None
+
+    def playthrough_after(self, before: Any) -> str:
+        """The line a playthrough writes after a move (what was drawn, what is left)."""
+        return ""
+
+    def draw(self, *, events: Sequence[Event] = (), failure: Any = None,
+             notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:
+        """The position as SVG (see ``replay.svg.board``)."""
+        return self.family.draw(self, events=events, failure=failure, notes=notes, size=size,
+                                prefix=prefix)
+
+
+class Family(ABC):
+    """A game family: rules, expansions, log format and drawing."""
+
+    name: ClassVar[str]  # the log's "game"
+    label: ClassVar[str]  # for people
+    rule_prefixes: ClassVar[tuple[str, ...]]  # its rule ids start with these (with G, L)
+    expansions: ClassVar[Mapping[str, Expansion]] = {}
+    options: ClassVar[tuple[Option, ...]] = ()
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+    player_rule: ClassVar[str] = "G3"  # the rule that sets the number of players
+
+    # ------------------------------------------------------------ the header
+
+    def mixes(self) -> list[tuple[str, ...]]:
+        """Every combination of expansions this family is played with (the empty one first)."""
+        names = list(self.expansions)
+        out: list[tuple[str, ...]] = [()]
+        for k in range(1, len(names) + 1):
+            out += [tuple(names[i] for i in range(len(names)) if mask >> i & 1)
+                    for mask in range(1, 1 << len(names)) if bin(mask).count("1") == k]
+        return out
+
+    def seat_limit(self, expansions: Sequence[str]) -> int:
+        return self.max_players + sum(self.expansions[x].extra_players for x in expansions
+                                      if x in self.expansions)
+
+    def check_players(self, count: int, expansions: Sequence[str]) -> None:
+        """Raise ``IllegalMove`` (move None) when the game cannot seat ``count`` players."""
+        limit = self.seat_limit(expansions)
+        if self.min_players <= count <= limit:
+            return
+        hint = ""
+        adds = [x for x in self.expansions.values() if x.extra_players and x.name not in
+                expansions]
+        if count > limit and adds and count <= self.seat_limit([*expansions, adds[0].name]):
+            hint = (f" (a {_ordinal(count)} player needs {adds[0].label}, "
+                    f"{adds[0].rule_prefix}1)")
+        raise IllegalMove(self.player_rule, f"{count} players; this game takes "
+                          f"{self.min_players} to {limit}{hint}")
+
+    def check_expansions(self, expansions: Sequence[str], path: str = "/expansions") -> None:
+        if expansions and not self.expansions:
+            raise LogFormatError(f"{self.label} takes no expansions", path)
+        for i, x in enumerate(expansions):
+            if x not in self.expansions:
+                raise LogFormatError(f"{x!r} is not an expansion of {self.label} (choose from "
+                                     f"{', '.join(self.expansions)})", f"{path}/{i}")
+
+    def option_values(self, given: Mapping[str, Any], expansions: Sequence[str],
+                      path: str = "/options") -> dict[str, Any]:
+        """The options of a game: the given ones checked, the others at their default."""
+        known = {o.key: o for o in self.options}
+        for key, value in given.items():
+            opt = known.get(key)
+            if opt is None:
+                raise LogFormatError(f"{key!r} is not an option of {self.label}",
+                                     f"{path}/{key}")
+            if value not in opt.choices or type(value) is not type(opt.default):
+                raise LogFormatError(f"{value!r} is not a value of {key} (choose from "
+                                     f"{', '.join(map(str, opt.choices))})", f"{path}/{key}")
+        return {o.key: given.get(o.key, o.default) for o in self.options}
+
+    def options_json(self, options: Mapping[str, Any],
+                     expansions: Sequence[str]) -> dict[str, Any]:
+        """The ``options`` a log written for this game records."""
+        return {o.key: options[o.key] for o in self.options
+                if o.expansion is None or options[o.key] != o.default}
+
+    @abstractmethod
+    def configure(self, header: Mapping[str, Any], players: tuple[Player, ...],
+                  seed: str | None, material: Any = None) -> GameConfig:
+        """The configuration of a game from its log header (expansions, options, material),
+        checked; raises ``LogFormatError`` (with the JSON path) or ``IllegalMove``."""
+
+    def header_json(self, config: GameConfig) -> dict[str, Any]:
+        """The header fields of a log of this game besides format, players, seed, moves."""
+        return {"game": self.name, "expansions": list(config.expansions),
+                "options": self.options_json(config.options, config.expansions)}
+
+    # ------------------------------------------------------------ moves
+
+    @abstractmethod
+    def new_state(self, config: GameConfig) -> GameState:
+        """The position before the first move."""
+
+    @abstractmethod
+    def decode_move(self, raw: Mapping[str, Any], path: str) -> Any:
+        """A schema-valid move object of a log as a move; ``LogFormatError`` at ``path``."""
+
+    @abstractmethod
+    def encode_move(self, move: Any) -> dict[str, Any]:
+        """A move as the object a log records (``decode_move``'s inverse)."""
+
+    def move_surely_valid(self, raw: Any) -> bool:
+        """A fast check that accepts only moves the schema accepts (see ``record``)."""
+        return False
+
+    @abstractmethod
+    def play_random(self, state: GameState, pick: Any) -> Any:
+        """Play a random legal move on ``state`` by the family's generator policy (``pick`` is
+        a seeded stream) and return it: what ``python -m replay generate`` plays."""
+
+    # ------------------------------------------------------------ drawing
+
+    @abstractmethod
+    def draw(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
+             notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:
+        """The SVG picture of ``state``: ``events`` of the move just played are emphasized,
+        ``failure`` (an illegal move) is drawn over the board, ``notes`` are written above."""
+
+    def __repr__(self) -> str:
+        return f"<family {self.name}: {self.label}>"
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+_REGISTRY: dict[str, Family] = {}
+
+
+def register(family: Family) -> Family:
+    """Make a family known by its name (the log's ``game``)."""
+    _REGISTRY[family.name] = family
+    return family
+
+
+def _load() -> None:
+    if not _REGISTRY:
+        importlib.import_module("replay.families")
+
+
+def families() -> tuple[Family, ...]:
+    """Every registered game family, in registration order."""
+    _load()
+    return tuple(_REGISTRY.values())
+
+
+def family(name: str, path: str = "/game") -> Family:
+    """The family whose log ``game`` is ``name``; ``LogFormatError`` at ``path`` otherwise."""
+    _load()
+    found = _REGISTRY.get(name)
+    if found is None:
+        raise LogFormatError(f"{name!r} is not a game this service knows (choose from "
+                             f"{', '.join(_REGISTRY)})", path)
+    return found

@@ -1,0 +1,237 @@
+"""Reading game logs (L1): a source -> JSON -> schema check -> ``GameRecord``.
+
+``read_game`` takes what a user has at hand (a path, an open file, bytes, text or a decoded
+JSON value). Every failure is a ``LogFormatError`` with the JSON pointer of the offending value,
+or an ``IllegalMove`` (move ``None``) when the header is well formed but breaks a rule (too many
+players for the chosen game). The envelope (format, version, players, seed, moves, claims, end,
+meta) is the same for every game; the family reads its own header fields and moves.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from .errors import LogFormatError
+from .family import COLOURS, Family, GameConfig, Player, family
+from .schemas import validator
+
+if TYPE_CHECKING:
+    from .playback import Playback
+
+MAX_BYTES = 5 * 1024 * 1024
+MAX_MOVES = 1000
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A log, read and checked: the game's configuration, its moves and what it claims."""
+
+    family: Family
+    config: GameConfig
+    moves: tuple[Any, ...]
+    move_claims: dict[int, dict[str, int]] = field(default_factory=dict)
+    final_claims: dict[str, int] | None = None
+    winner_claims: tuple[str, ...] | None = None
+    raw: Any = None
+    end_after_last_move: bool = False
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        return self.config.players
+
+    def new_state(self) -> Any:
+        """The position before the first move."""
+        return self.family.new_state(self.config)
+
+    @cached_property
+    def playback(self) -> Playback:
+        """The whole log replayed once (kept): events, hashes and scores of every move."""
+        from .playback import play_through
+        return play_through(self)
+
+
+def decode(data: bytes | str, max_bytes: int = MAX_BYTES) -> Any:
+    """Bytes to a JSON value, with size and syntax errors said plainly."""
+    size = len(data.encode() if isinstance(data, str) else data)
+    if size > max_bytes:
+        raise LogFormatError(f"the log is {size} bytes; the limit is {max_bytes} bytes")
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as exc:
+        raise LogFormatError(f"not UTF-8 text (byte {exc.start})") from None
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise LogFormatError(f"invalid JSON at line {exc.lineno} column {exc.colno}: "
+                             f"{exc.msg}") from None
+    except RecursionError:
+        raise LogFormatError("invalid JSON: nested too deeply") from None
+    except ValueError as exc:
+        raise LogFormatError(f"invalid JSON: {exc}") from None
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def read_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> Any:
+    """The decoded JSON of a log file (``LogFormatError`` naming the path when unreadable)."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > max_bytes:
+            raise LogFormatError(f"the log is {size} bytes; the limit is {max_bytes} bytes")
+        with p.open("rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise LogFormatError(f"cannot read file {str(p)!r}: {exc.strerror or exc}") from None
+    return decode(data, max_bytes)
+
+
+Source = str | os.PathLike[str] | bytes | bytearray | IO[bytes] | IO[str] | Mapping[str, Any]
+
+
+def load(source: Source, max_bytes: int = MAX_BYTES) -> Any:
+    """The decoded JSON of a log given as a path, an open file, bytes, or a decoded value.
+
+    A ``str`` is a path unless it starts with ``{`` (then it is the log's text)."""
+    if isinstance(source, Mapping):
+        return source
+    if isinstance(source, bytes | bytearray):
+        return decode(bytes(source), max_bytes)
+    if isinstance(source, str):
+        if source.lstrip().startswith("{"):
+            return decode(source, max_bytes)
+        return read_file(source, max_bytes)
+    if isinstance(source, os.PathLike):
+        return read_file(source, max_bytes)
+    if hasattr(source, "read"):
+        data = source.read(max_bytes + 1)
+        return decode(data, max_bytes)
+    raise TypeError(f"cannot read a game from {type(source).__name__}: give a path, a file, "
+                    "bytes, text or a decoded JSON object")
+
+
+def pointer(parts: Any) -> str:
+    """A JSON pointer (RFC 6901) of a path given as its parts."""
+    if not parts:
+        return ""
+    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def schema_check(data: Any) -> None:
+    """Raise the first schema error, in document order, with its JSON pointer.
+
+    When the family's fast check (``Family.move_surely_valid``) accepts every move, the full
+    JSON Schema validates the header alone: that is most of the cost saved on real logs."""
+    found = _family_of(data)
+    if (found is not None and type(data.get("moves")) is list
+            and all(found.move_surely_valid(m) for m in data["moves"])):
+        if len(data["moves"]) > MAX_MOVES:
+            raise LogFormatError(f"more than {MAX_MOVES} moves", "/moves")
+        errors = list(validator("log").iter_errors({**data, "moves": []}))
+    else:
+        errors = list(validator("log").iter_errors(data))
+    if not errors:
+        return
+    errors.sort(key=lambda e: ([str(p) for p in e.absolute_path], -len(e.absolute_path)))
+    best = errors[0]
+    # descend into the most specific error of a oneOf/anyOf/if-then
+    while best.context:
+        best = sorted(best.context, key=lambda e: -len(e.absolute_path))[0]
+    raise LogFormatError(_message(best), pointer(best.absolute_path))
+
+
+def _family_of(data: Any) -> Family | None:
+    if type(data) is not dict or type(data.get("game")) is not str:
+        return None
+    try:
+        return family(data["game"])
+    except LogFormatError:
+        return None
+
+
+def _message(err: Any) -> str:
+    msg = str(err.message)
+    if len(msg) > 200:
+        msg = msg[:200] + "..."
+    return msg
+
+
+def parse(data: Any, material: Any = None) -> GameRecord:
+    """A decoded JSON value to a ``GameRecord``; raises ``LogFormatError``/``IllegalMove``.
+
+    ``material`` replaces the family's built-in material (a tile-set file, HG13)."""
+    schema_check(data)
+    fam = family(data["game"])
+    names = [p["name"] for p in data["players"]]
+    for i, name in enumerate(names):
+        if names.index(name) != i:
+            raise LogFormatError(f"two players are called {name!r}", f"/players/{i}/name")
+    colours: list[str] = []
+    for i, p in enumerate(data["players"]):
+        colour = p.get("colour") or next(c for c in COLOURS if c not in colours
+                                          and c not in [q.get("colour") for q in data["players"]])
+        if colour in colours:
+            raise LogFormatError(f"two players use colour {colour}", f"/players/{i}/colour")
+        colours.append(colour)
+    players = tuple(Player(n, c) for n, c in zip(names, colours, strict=True))
+    seed = data.get("seed")
+    config = fam.configure(data, players, None if seed is None else str(seed), material)
+    decode_move = fam.decode_move
+    moves: list[Any] = []
+    move_claims: dict[int, dict[str, int]] = {}
+    for i, m in enumerate(data["moves"]):
+        moves.append(decode_move(m, f"/moves/{i}"))
+        if "scores" in m:
+            _check_names(m["scores"], names, f"/moves/{i}/scores")
+            move_claims[i] = dict(m["scores"])
+    claims = data.get("claims", {})
+    final = claims.get("final_scores")
+    if final is not None:
+        _check_names(final, names, "/claims/final_scores")
+    winners = claims.get("winners")
+    if winners is not None:
+        for k, w in enumerate(winners):
+            if w not in names:
+                raise LogFormatError(f"{w!r} is not a player", f"/claims/winners/{k}")
+    return GameRecord(fam, config, tuple(moves), move_claims, final,
+                      None if winners is None else tuple(winners), data,
+                      data.get("end") == "after-last-move")
+
+
+def read_game(source: Source, material: Any = None, max_bytes: int = MAX_BYTES) -> GameRecord:
+    """Read a log from a path, an open file, bytes, text or a decoded JSON value.
+
+    Raises ``LogFormatError`` (unreadable or schema-invalid, with the JSON path) or
+    ``IllegalMove`` (a header that breaks a rule)."""
+    return parse(load(source, max_bytes), material)
+
+
+def _check_names(scores: dict[str, int], names: list[str], path: str) -> None:
+    for name in scores:
+        if name not in names:
+            raise LogFormatError(f"{name!r} is not a player", f"{path}/{pointer([name])[1:]}")
+
+
+def log_json(record_family: Family, config: GameConfig, moves: list[dict[str, Any]],
+             claims: dict[str, Any] | None = None,
+             meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A log (schema v1) of a game: the envelope around the family's header and moves."""
+    out: dict[str, Any] = {"format": "carcassonne-replay/log", "version": 1}
+    out.update(record_family.header_json(config))
+    out["players"] = [{"name": p.name, "colour": p.colour} for p in config.players]
+    if config.seed is not None:
+        out["seed"] = config.seed
+    out["moves"] = moves
+    if claims is not None:
+        out["claims"] = claims
+    if meta is not None:
+        out["meta"] = meta
+    return out

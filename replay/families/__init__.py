@@ -1,0 +1,9 @@
+"""The game families this service plays; importing this package registers them all.
+
+A new family is a package here that calls ``replay.core.family.register`` on import, and a
+line below. The core, the CLI and the web app find it through the registry.
+"""
+
+from . import carcassonne, hunters_gatherers
+
+__all__ = ["carcassonne", "hunters_gatherers"]

@@ -1,0 +1,85 @@
+"""Carcassonne (1st edition), the log's ``"game": "base"``, with its expansions Inns &
+Cathedrals (``inns_cathedrals``) and Hills & Sheep (``hills_sheep``).
+
+Rules by id: G1-G12 in ``replay.tiles.state`` (the turn, placement, figures) and ``scoring``
+(G8 majorities, G10 order); B1-B9 in ``scoring``; IC1-IC4 in ``inns_cathedrals``; HS1-HS10 in
+``hills_sheep``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ...core.errors import LogFormatError
+from ...core.family import Expansion, GameConfig, GameState, Option, register
+from ...tiles.family import TileFamily, random_placement
+from ...tiles.moves import encode_tile_move, tile_fields
+from .hills_sheep import HillsSheep
+from .inns_cathedrals import InnsCathedrals
+from .rules import ExpansionRules
+from .state import CarcassonneState, FlockChoice, Move
+
+__all__ = ["Carcassonne", "CarcassonneState", "FlockChoice", "Move", "CARCASSONNE"]
+
+RULES: dict[str, ExpansionRules] = {r.info.name: r for r in (InnsCathedrals(), HillsSheep())}
+
+
+class Carcassonne(TileFamily):
+    """Carcassonne, 1st edition (B1-B9), with Inns & Cathedrals and Hills & Sheep."""
+
+    name = "base"
+    label = "Carcassonne"
+    rule_prefixes = ("B", "IC", "HS")
+    expansions: ClassVar[Mapping[str, Expansion]] = {n: r.info for n, r in RULES.items()}
+    options = (
+        Option("small_city", (2, 4), 2, "B4a", "points of a complete 2-tile city"),
+        Option("farm_scoring", ("per-city", "per-field"), "per-city", "B8",
+               "farmers score each complete city once (per-city) or each field (per-field)"),
+        *(o for r in RULES.values() for o in r.options),
+    )
+    max_players = 5
+    player_rule = "B1"
+    tileset = "base-1e"
+    expansion_order = tuple(RULES)
+    figure_kinds = frozenset({"follower", "large-follower", "shepherd"})
+    move_fields = TileFamily.move_fields | frozenset(
+        k for r in RULES.values() for k in r.move_fields)
+
+    def new_state(self, config: GameConfig) -> CarcassonneState:
+        ordered = [RULES[x] for x in self.expansion_order if x in config.expansions]
+        absent = [r for name, r in RULES.items() if name not in config.expansions]
+        return CarcassonneState(config, tuple(ordered), tuple(absent))
+
+    def decode_move(self, raw: Mapping[str, Any], path: str) -> Move:
+        self.refuse_foreign_fields(raw, path)
+        fields = tile_fields(raw)
+        for r in RULES.values():
+            fields.update(r.decode(raw, path))
+        return Move(**fields)
+
+    def encode_move(self, move: Any) -> dict[str, Any]:
+        out = encode_tile_move(move)
+        for r in RULES.values():
+            out.update(r.encode(move))
+        return out
+
+    def move_surely_valid(self, raw: Any) -> bool:
+        return super().move_surely_valid(raw) and all(r.surely_valid(raw)
+                                                      for r in RULES.values())
+
+    def play_random(self, state: GameState, pick: Any) -> Move:
+        assert isinstance(state, CarcassonneState)
+        tile = state.current
+        if tile is None:
+            raise LogFormatError("the generator plays seeded games only")
+        placed = random_placement(state, tile, pick)
+        move = Move(placed.x, placed.y, placed.rotation, placed.tile, placed.figure)
+        for r in state.rules:
+            move = r.random_choices(state, tile, move, pick)
+        state.step(move)
+        return move
+
+
+CARCASSONNE = register(Carcassonne())
+CarcassonneState.FAMILY = CARCASSONNE

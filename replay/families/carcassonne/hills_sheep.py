@@ -1,0 +1,497 @@
+"""Hills & Sheep (HS1-HS10): shepherds, the sheep bag, wolves, flocks, hidden tiles, the hill
+tie-break and vineyards.
+
+Hills, vineyards and the special city tiles (HS10) are data (``hills-sheep`` tile set). The
+bag (HS1) holds 18 tokens: 4x1, 5x2, 5x3, 2x4 sheep and 2 wolves (written 0). A draw from a
+seeded game takes ``below(len(bag))`` of the stream ``(seed, "sheep")`` as an index into the
+bag's tokens sorted in increasing order (wolves first). A table log lists its draws instead.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ...core import hashing
+from ...core.errors import IllegalMove
+from ...core.events import cells_text, event_kind, generic_explain, person
+from ...core.family import Expansion, Option
+from ...core.rng import SeededStream
+from ...tiles.features import Feature, Figure
+from ...tiles.moves import plain_int, short_text
+from ...tiles.scoring import FOLLOWERS, score_event
+from ...tiles.scoring import plural as _n
+from ...tiles.state import FigureKind
+from ...tiles.tileset import location_name
+from .rules import ExpansionRules, Points
+
+if TYPE_CHECKING:
+    from ...core.family import Player
+    from ...tiles.state import Placement
+    from ...tiles.tileset import TileType
+    from .state import CarcassonneState as Game
+    from .state import FlockChoice, Move
+
+WOLF = 0
+BAG = (0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4)
+ACTIONS = ("expand", "herd")
+
+
+def token_name(value: int) -> str:
+    return "wolf" if value == WOLF else f"{value} sheep"
+
+
+def shepherd_fields(game: Game, tile: TileType, q: int,
+                    groups: list[list[int]]) -> dict[str, list[int]]:
+    """HS3: the fields holding the active player's shepherd that this tile would extend.
+
+    Returns location (of a field segment of the new tile) -> the roots it joins; one entry per
+    distinct field, keyed by the tile's first field segment in that field.
+    """
+    p = game.turn
+    out: dict[str, list[int]] = {}
+    seen: set[int] = set()
+    for seg in tile.segments:
+        if seg.type != "field":
+            continue
+        roots = groups[seg.index]
+        owned = [r for r in roots if _has_shepherd_of(game, r, p)]
+        if not owned or owned[0] in seen:
+            continue
+        seen.update(roots)
+        out[location_name(tile.rotations[q], seg.index)] = roots
+    return out
+
+
+def _has_shepherd_of(game: Game, root: int, player: int) -> bool:
+    feat = game.graph.feature[root]
+    assert feat is not None
+    return any(f.kind == "shepherd" and f.player == player for f in feat.figures)
+
+
+class SheepBag:
+    """The per-game state of Hills & Sheep: the bag (HS1), its seeded stream, the number of
+    draws so far, and the tiles hidden under hills (HS7; "?" when a table log did not say)."""
+
+    def __init__(self, seed: str | None) -> None:
+        self.bag: list[int] = sorted(BAG)
+        self.token_draws = 0
+        self.stream = SeededStream(seed, "sheep") if seed is not None else None
+        self.hidden: list[str] = []
+
+    def draw(self) -> int:
+        assert self.stream is not None
+        return self.bag[self.stream.below(len(self.bag))]
+
+    def peek(self, n: int) -> list[int] | None:
+        """The next ``n`` seeded draws, assuming no token comes back in between (None: table)."""
+        if self.stream is None:
+            return None
+        stream = self.stream.copy()
+        bag = list(self.bag)
+        return [bag.pop(stream.below(len(bag))) for _ in range(n)]
+
+    def take(self, game: Game, value: int) -> None:
+        self.bag.remove(value)
+        game.hash ^= hashing.item("draws", self.token_draws)
+        self.token_draws += 1
+        game.hash ^= hashing.item("draws", self.token_draws)
+
+    def put_back(self, value: int) -> None:
+        self.bag.append(value)
+        self.bag.sort()
+
+
+def bag_of(game: Game) -> SheepBag:
+    found: SheepBag = game.parts["hills-sheep"]
+    return found
+
+
+SHEPHERD = FigureKind("shepherd", "shepherd", 0, frozenset({"field"}), "HS2", 1)
+
+
+class HillsSheep(ExpansionRules):
+    info = Expansion("hills-sheep", "Hills & Sheep", "HS")
+    tileset = "hills-sheep"
+    figures = {"shepherd": SHEPHERD}
+    options = (Option("hill_tiebreak", ("presence", "count"), "presence", "HS8",
+                      "tied players with a follower on a hill win (presence), or those with "
+                      "the most followers on hills (count)", expansion="hills-sheep"),)
+    move_fields = frozenset({"flock", "tokens", "hidden"})
+    needs_groups = True
+
+    def setup(self, state: Game) -> None:
+        state.parts["hills-sheep"] = SheepBag(state.config.seed)
+
+    def check(self, state: Game, tile: TileType, q: int, move: Move,
+              groups: list[list[int]]) -> None:
+        check(state, tile, q, move, groups)
+        if move.hidden is not None:
+            _check_hidden(state, tile, move.hidden)
+
+    def check_absent(self, state: Game, tile: TileType, move: Move) -> None:
+        if move.flock or move.tokens:
+            raise IllegalMove("HS3", "this game is played without Hills & Sheep")
+        if move.hidden is not None:
+            raise IllegalMove("HS7", f"tile {tile.id} is no hill: nothing goes under it")
+
+    def on_figure(self, state: Game, placement: Placement, move: Move) -> None:
+        after_figure(state, placement, move)
+        if placement.tile.hill:
+            _hide_under_hill(state, move.hidden)
+
+    def completed_points(self, state: Game, feat: Feature) -> Points | None:
+        if feat.type != "cloister":
+            return None
+        assert feat.cell is not None
+        vines = vineyards_around(state, feat.cell)
+        if not vines:
+            return None
+        pts = 9 + 3 * vines
+        return pts, f"cloister: complete = 9 + {_n(vines, 'vineyard')} × 3 = {pts}", "HS9"
+
+    def tiebreak(self, state: Game, tied: list[int], figures: list[Figure]) -> list[int]:
+        """HS8: among tied players, those with a follower on a hill tile of the feature win
+        alone (option ``count``: those with the most followers on hills). Without hills, all
+        tied win."""
+        on_hills: dict[int, int] = {}
+        for f in figures:
+            if f.hill and f.kind in FOLLOWERS and f.player in tied:
+                on_hills[f.player] = on_hills.get(f.player, 0) + 1
+        if not on_hills:
+            return tied
+        if state.options["hill_tiebreak"] == "count":
+            best = max(on_hills.values())
+            return sorted(p for p, n in on_hills.items() if n == best)
+        return sorted(on_hills)
+
+    def unknown_gone(self, state: Game) -> int:
+        return bag_of(state).hidden.count("?")
+
+    def complete_moves(self, state: Game, tile: TileType, move: Move) -> Iterator[Move]:
+        """HS3: every expand-or-herd combination; a table log lists its draws (HS2, L1)."""
+        from .state import FlockChoice
+        locations = state.flock_required(tile, move.x, move.y, move.rotation)
+        for actions in itertools.product(ACTIONS, repeat=len(locations)):
+            flock = tuple(FlockChoice(loc, a) for loc, a in zip(locations, actions,
+                                                                strict=True))
+            choice = _replace(move, flock=flock)
+            draws = actions.count("expand") + (
+                1 if move.figure is not None and move.figure.kind == "shepherd" else 0)
+            if not draws or state.config.seed is not None:
+                yield choice
+                continue
+            for tokens in _possible_draws(bag_of(state).bag, draws):
+                yield _replace(choice, tokens=tokens)
+
+    def random_choices(self, state: Game, tile: TileType, move: Move, pick: Any) -> Move:
+        from .state import FlockChoice
+        flock: list[FlockChoice] = []
+        for loc in state.flock_required(tile, move.x, move.y, move.rotation):
+            flock.append(FlockChoice(loc, ACTIONS[pick.below(2)]))
+        return _replace(move, flock=tuple(flock)) if flock else move
+
+    def decode(self, raw: Mapping[str, Any], path: str) -> dict[str, Any]:
+        from .state import FlockChoice
+        return {
+            "flock": tuple(FlockChoice(c["at"], c["action"]) for c in raw.get("flock", ())),
+            "tokens": tuple(0 if t == "wolf" else t for t in raw.get("tokens", ())),
+            "hidden": raw.get("hidden"),
+        }
+
+    def encode(self, move: Move) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if move.flock:
+            out["flock"] = [{"at": c.location, "action": c.action} for c in move.flock]
+        if move.tokens:
+            out["tokens"] = ["wolf" if t == WOLF else t for t in move.tokens]
+        if move.hidden is not None:
+            out["hidden"] = move.hidden
+        return out
+
+    def surely_valid(self, m: Mapping[str, Any]) -> bool:
+        if "flock" in m:
+            flock = m["flock"]
+            if type(flock) is not list or len(flock) > 4:
+                return False
+            for c in flock:
+                if (type(c) is not dict or c.keys() != {"at", "action"}
+                        or short_text(c["at"]) is False
+                        or type(c["action"]) is not str or c["action"] not in ACTIONS):
+                    return False
+        if "tokens" in m:
+            tokens = m["tokens"]
+            if type(tokens) is not list or len(tokens) > 4:
+                return False
+            if not all(plain_int(t, 1, 4) or (type(t) is str and t == "wolf") for t in tokens):
+                return False
+        return not ("hidden" in m and not short_text(m["hidden"]))
+
+
+def _replace(move: Move, **fields: Any) -> Move:
+    import dataclasses
+    return dataclasses.replace(move, **fields)
+
+
+def _possible_draws(bag: Sequence[int], n: int) -> Iterator[tuple[int, ...]]:
+    """Every sequence of ``n`` tokens the bag can give (a drawn wolf goes back at once)."""
+    if n == 0:
+        yield ()
+        return
+    for value in sorted(set(bag)):
+        rest = list(bag)
+        if value != WOLF:
+            rest.remove(value)
+        for tail in _possible_draws(rest, n - 1):
+            yield (value, *tail)
+
+
+def vineyards_around(game: Game, cell: tuple[int, int]) -> int:
+    """HS9: vineyard tiles among the 8 neighbours of a cloister."""
+    x, y = cell
+    board = game.board
+    n = 0
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            nb = board.get((x + dx, y + dy))
+            if (dx or dy) and nb is not None and nb.tile.vineyard:
+                n += 1
+    return n
+
+
+def check(game: Game, tile: TileType, q: int, move: Move, groups: list[list[int]]) -> None:
+    """Everything about the move's flock choices and token draws, before anything changes."""
+    required = shepherd_fields(game, tile, q, groups)
+    rot = tile.rotations[q]
+    given: dict[int, str] = {}
+    for choice in move.flock:
+        if choice.action not in ACTIONS:
+            raise IllegalMove("HS3", f"flock action {choice.action!r} is not expand or herd")
+        seg = rot.locations.get(choice.location)
+        if seg is None or tile.segments[seg].type != "field":
+            raise IllegalMove("HS3", f"{choice.location!r} is not a field of tile {tile.id}")
+        key = _match(required, groups[seg])
+        if key is None:
+            raise IllegalMove("HS3", f"the field at {choice.location} holds no shepherd of "
+                              f"{game.players[game.turn].name} that this tile extends: "
+                              "no expand-or-herd choice is allowed there")
+        if key in given.values():
+            raise IllegalMove("HS3", f"two choices for the same field ({choice.location})")
+        given[seg] = key
+    missing = [loc for loc in required if loc not in given.values()]
+    if missing:
+        raise IllegalMove("HS3", f"the tile extends the field of {game.players[game.turn].name}'s "
+                          f"shepherd (at {missing[0]}): the move must choose expand or herd")
+    draws = sum(1 for c in move.flock if c.action == "expand")
+    if move.figure is not None and move.figure.kind == "shepherd":
+        draws += 1
+    sheep = bag_of(game)
+    if move.tokens:
+        if len(move.tokens) != draws:
+            raise IllegalMove("HS2", f"the move lists {len(move.tokens)} token draw(s) but makes "
+                              f"{draws}")
+        expected = sheep.peek(draws)
+        if expected is not None:
+            if list(move.tokens) != expected:
+                raise IllegalMove("L1", f"the log draws {_names(move.tokens)} but the seeded "
+                                  f"bag gives {_names(expected)}")
+        else:
+            bag = list(sheep.bag)
+            for value in move.tokens:
+                if value not in bag:
+                    raise IllegalMove("L1", f"no {token_name(value)} token is left in the bag")
+                bag.remove(value)
+    elif draws and game.config.seed is None:
+        raise IllegalMove("L1", "a log without a seed must list the sheep tokens it draws")
+
+
+def _check_hidden(game: Game, tile: TileType, hidden: str) -> None:
+    if not tile.hill:
+        raise IllegalMove("HS7", f"tile {tile.id} is no hill: nothing goes under it")
+    if game.config.seed is not None:
+        nxt = game.pile[game.pile_pos].id if game.pile_pos < len(game.pile) else None
+        if hidden != nxt:
+            raise IllegalMove("HS7", f"the log hides {hidden} under the hill but the pile "
+                              f"gives {nxt or 'nothing (it is empty)'}")
+        return
+    left = game.remaining.get(hidden, 0) - (1 if hidden == tile.id else 0)
+    if hidden not in game.tiles_by_id or left <= 0:
+        raise IllegalMove("L1", f"tile {hidden} cannot go under the hill: none is left")
+
+
+def _hide_under_hill(game: Game, named: str | None) -> None:
+    """HS7: the next tile of the pile goes under the hill, unseen and out of the game."""
+    if game.config.seed is not None:
+        if game.pile_pos >= len(game.pile):
+            return
+        hidden = game.pile[game.pile_pos].id
+        game.pile_pos += 1
+        game.hash ^= hashing.item("drawn", game.pile_pos - 1)
+        game.hash ^= hashing.item("drawn", game.pile_pos)
+    else:
+        if game.tiles_left() == 0:
+            return
+        hidden = named or "?"
+        if named is not None:
+            game.remaining[named] -= 1
+    sheep = bag_of(game)
+    sheep.hidden.append(hidden)
+    game.hash ^= hashing.item("hidden", len(sheep.hidden), hidden)
+    game.events.append(HiddenTile(game.turn, hidden, "HS7"))
+
+
+def _names(values: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(token_name(v) for v in values) or "nothing"
+
+
+def _match(required: dict[str, list[int]], roots: list[int]) -> str | None:
+    for loc, req in required.items():
+        if set(req) & set(roots):
+            return loc
+    return None
+
+
+def after_figure(game: Game, placement: Placement, move: Move) -> None:
+    """HS2 draw for a new shepherd, HS3 choices, HS5 closed fields: in that order."""
+    tokens = list(move.tokens)
+    if move.figure is not None and move.figure.kind == "shepherd":
+        rot = placement.tile.rotations[placement.rot]
+        node = placement.first_node + rot.locations[move.figure.location]
+        _expand(game, game.graph.of(node), tokens, "HS2")
+    rot = placement.tile.rotations[placement.rot]
+    for choice in move.flock:
+        feat = game.graph.of(placement.first_node + rot.locations[choice.location])
+        if choice.action == "expand":
+            _expand(game, feat, tokens, "HS3")
+        else:
+            herd(game, feat, "HS3")
+    # HS5: a field with shepherds that can no longer grow is herded at once
+    done: set[int] = set()
+    for seg in placement.tile.segments:
+        if seg.type != "field":
+            continue
+        root = game.graph.find(placement.first_node + seg.index)
+        field = game.graph.of(root)
+        if root in done or field.open != 0:
+            continue
+        done.add(root)
+        if any(f.kind == "shepherd" for f in field.figures):
+            herd(game, field, "HS5")
+
+
+def _expand(game: Game, feat: Feature, tokens: list[int], rule: str) -> None:
+    sheep = bag_of(game)
+    value = tokens.pop(0) if tokens else sheep.draw()
+    sheep.take(game, value)
+    seq = sheep.token_draws
+    game.events.append(TokenDraw(game.turn, token_name(value), value, rule,
+                                 game.cells_of(feat)))
+    if value == WOLF:
+        sheep.put_back(value)
+        _clear(game, feat, "wolf")
+        return
+    feat.tokens.append((seq, value))
+    game.hash ^= hashing.item("tok", seq, value)
+
+
+def herd(game: Game, feat: Feature, rule: str) -> None:
+    """Every shepherd in the field scores 1 per sheep; tokens back to the bag (HS3, HS4)."""
+    sheep = sum(v for _, v in feat.tokens)
+    owners = sorted({f.player for f in feat.figures if f.kind == "shepherd"})
+    for p in owners:
+        game.add_score(p, sheep)
+    game.events.append(score_event(
+        "flock", "play", sheep, owners, {p: 1 for p in owners},
+        f"flock: {sheep} sheep × 1 = {sheep}" + (" (shared flock)" if len(owners) > 1 else ""),
+        rule, game.cells_of(feat)))
+    _clear(game, feat, "herd")
+
+
+def _clear(game: Game, feat: Feature, why: str) -> None:
+    bag = bag_of(game)
+    for seq, value in feat.tokens:
+        game.hash ^= hashing.item("tok", seq, value)
+        bag.put_back(value)
+    if why == "wolf":
+        game.events.append(Wolf(game.turn, tuple(token_name(v) for _, v in feat.tokens),
+                                "HS3", game.cells_of(feat)))
+    feat.tokens = []
+    for fig in list(feat.figures):
+        if fig.kind == "shepherd":
+            game.return_figure(feat, fig)
+
+
+# ---------------------------------------------------------------------------- events
+
+@event_kind
+class TokenDraw(NamedTuple):
+    """A token drawn from the bag for a flock (HS2, HS3)."""
+
+    player: int
+    token: str  # "wolf" or "N sheep"
+    sheep: int  # 0 for the wolf
+    rule: str
+    cells: list[list[int]]  # the field
+
+    @property
+    def type(self) -> str:
+        return "sheep"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "sheep", "player": self.player, "token": self.token,
+                "sheep": self.sheep, "rule": self.rule, "cells": [list(c) for c in self.cells]}
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (f"draw {names[self.player]}: {self.token} [{self.rule}] for the field "
+                f"{cells_text(self.cells)}")
+
+    def explain(self, players: Sequence[Player]) -> str:
+        return f"{person(players, self.player)} drew {self.token} for the flock ({self.rule})"
+
+
+@event_kind
+class Wolf(NamedTuple):
+    """A wolf was drawn: the flock is lost and its shepherds go home (HS3)."""
+
+    player: int
+    tokens: tuple[str, ...]  # the sheep lost
+    rule: str
+    cells: list[list[int]]
+
+    @property
+    def type(self) -> str:
+        return "wolf"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "wolf", "player": self.player, "tokens": list(self.tokens),
+                "rule": self.rule, "cells": [list(c) for c in self.cells]}
+
+    def describe(self, names: Sequence[str]) -> str:
+        lost = ", ".join(self.tokens) or "no sheep"
+        return f"wolf [{self.rule}]: the flock ({lost}) is lost; field {cells_text(self.cells)}"
+
+    def explain(self, players: Sequence[Player]) -> str:
+        return generic_explain(self, players)
+
+
+@event_kind
+class HiddenTile(NamedTuple):
+    """The next tile of the pile went under a hill, out of the game (HS7)."""
+
+    player: int
+    tile: str  # "?" when a table log does not say
+    rule: str
+
+    @property
+    def type(self) -> str:
+        return "hidden"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "hidden", "player": self.player, "tile": self.tile, "rule": self.rule}
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"hidden under the hill: {self.tile} [{self.rule}]"
+
+    def explain(self, players: Sequence[Player]) -> str:
+        return generic_explain(self, players)

@@ -1,0 +1,149 @@
+"""A game of Carcassonne (1st edition) with the expansions in play: ``CarcassonneState``.
+
+The board, the pile and the turn sequence are the shared tile-laying machinery
+(``replay.tiles.state``); this module adds the base game's figures and scoring (``scoring``)
+and calls the hooks of the expansions in play (``inns_cathedrals``, ``hills_sheep``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ...core.family import Family, GameConfig
+from ...tiles.features import Feature, Figure
+from ...tiles.moves import TileMove
+from ...tiles.state import FigureKind, TileState
+from ...tiles.tileset import TileType
+from . import scoring
+from .rules import ExpansionRules, Points
+
+if TYPE_CHECKING:
+    from ...tiles.state import Placement
+
+FOLLOWER = FigureKind("follower", "follower", 1,
+                      frozenset({"road", "city", "field", "cloister"}), "G6", 7)  # B1, G6
+
+
+@dataclass(frozen=True, slots=True)
+class FlockChoice:
+    """HS3: for the field holding this player's shepherd that the new tile extends (named by a
+    location of the new tile), draw a token ("expand") or score the flock ("herd")."""
+
+    location: str
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class Move(TileMove):
+    """A Carcassonne move: the tile and its figure, plus the Hills & Sheep fields."""
+
+    flock: tuple[FlockChoice, ...] = ()
+    tokens: tuple[int, ...] = ()  # sheep tokens drawn (0 = wolf): required in table logs
+    hidden: str | None = None  # table logs: the tile put under a hill (HS7), if known
+
+
+class CarcassonneState(TileState):
+    """One game of Carcassonne in progress."""
+
+    FAMILY: ClassVar[Family]  # set by the family when it registers
+    TERRAIN = {"C": "city", "R": "road", "F": "field"}
+    COMPLETION_ORDER = scoring.TYPE_ORDER
+    CLOSING = frozenset({"road", "city"})
+
+    def __init__(self, config: GameConfig, rules: tuple[ExpansionRules, ...],
+                 absent: tuple[ExpansionRules, ...]) -> None:
+        self.rules = rules
+        self.absent = absent
+        self.options = config.options
+        self.small_city: int = config.options["small_city"]  # B4a
+        self.farm_scoring: str = config.options["farm_scoring"]  # B8
+        self.parts: dict[str, Any] = {}  # each expansion's own state, by name
+        self._point_rules = tuple(r for r in rules
+                                  if type(r).completed_points is not
+                                  ExpansionRules.completed_points
+                                  or type(r).final_points is not ExpansionRules.final_points)
+        self._tiebreaks = tuple(r for r in rules
+                                if type(r).tiebreak is not ExpansionRules.tiebreak)
+        self._groups_always = any(r.needs_groups for r in rules)
+        kinds = {"follower": FOLLOWER}
+        for r in rules:
+            kinds.update(r.figures)
+        super().__init__(config, kinds)
+
+    @property
+    def family(self) -> Family:
+        return self.FAMILY
+
+    def part(self, expansion: str) -> Any:
+        """The per-game state of an expansion in play (e.g. the sheep bag)."""
+        return self.parts[expansion]
+
+    # ------------------------------------------------------------ hooks
+
+    def _on_setup(self) -> None:
+        for r in self.rules:
+            r.setup(self)
+
+    def _move(self, **fields: Any) -> Move:
+        return Move(**fields)
+
+    def _needs_groups(self, move: Any) -> bool:
+        return self._groups_always or bool(move.flock or move.tokens)
+
+    def _check_extra(self, tile: TileType, cell: tuple[int, int], q: int, move: Any,
+                     groups: list[list[int]]) -> None:
+        for r in self.rules:
+            r.check(self, tile, q, move, groups)
+        for r in self.absent:
+            r.check_absent(self, tile, move)
+
+    def _on_figure(self, placement: Placement, move: Any) -> None:
+        for r in self.rules:
+            r.on_figure(self, placement, move)
+
+    def _unknown_gone(self) -> int:
+        return sum(r.unknown_gone(self) for r in self.rules)
+
+    def _complete_moves(self, tile: TileType, move: Any) -> Iterator[Any]:
+        moves = [move]
+        for r in self.rules:
+            moves = [m for base in moves for m in r.complete_moves(self, tile, base)]
+        yield from moves
+
+    def flock_required(self, tile: TileType, x: int, y: int, rotation: int) -> list[str]:
+        """HS3: locations of the fields needing an expand-or-herd choice after this placement
+        (empty without Hills & Sheep)."""
+        if "hills-sheep" not in self.parts:
+            return []
+        from .hills_sheep import shepherd_fields
+        q = rotation // 90
+        groups = self._prospective(tile, (x, y), q)
+        return list(shepherd_fields(self, tile, q, groups))
+
+    # ------------------------------------------------------------ scoring
+
+    def completed_points(self, feat: Feature) -> Points:
+        for r in self._point_rules:
+            found = r.completed_points(self, feat)
+            if found is not None:
+                return found
+        return scoring.completed_points(self, feat)
+
+    def final_points(self, feat: Feature) -> Points:
+        for r in self._point_rules:
+            found = r.final_points(self, feat)
+            if found is not None:
+                return found
+        return scoring.final_points(self, feat)
+
+    def tiebreak(self, tied: list[int], figures: list[Figure]) -> list[int]:
+        for r in self._tiebreaks:
+            found = r.tiebreak(self, tied, figures)
+            if found is not None:
+                return found
+        return tied
+
+    def final_scoring(self) -> None:
+        scoring.final_scoring(self)

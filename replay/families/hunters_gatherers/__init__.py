@@ -1,0 +1,89 @@
+"""Hunters & Gatherers (the standalone game of the Carcassonne family), the log's
+``"game": "hunters-gatherers"``.
+
+Rules by id: HG1-HG3, HG6-HG8 in ``state`` (figures, huts, returns, bonus tiles, river
+networks); HG4, HG5, HG9-HG11 in ``scoring``; HG12 are the rulebook examples
+(``fixtures/hunters-gatherers``); HG13 the tile set (``docs/hunters-gatherers-tiles.md``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from ...core.errors import LogFormatError
+from ...core.family import GameConfig, GameState, Option, register
+from ...tiles.family import TileFamily, random_placement
+from ...tiles.moves import (
+    TileMove,
+    encode_tile_move,
+    placement_surely_valid,
+    tile_fields,
+)
+from .state import HuntersGatherersState, Move
+
+__all__ = ["HUNTERS_GATHERERS", "HuntersGatherers", "HuntersGatherersState", "Move"]
+
+BONUS_FIELDS = frozenset({"tile", "discard", "x", "y", "rotation", "figure"})
+
+
+class HuntersGatherers(TileFamily):
+    """Hunters & Gatherers (HG1-HG13)."""
+
+    name = "hunters-gatherers"
+    label = "Hunters & Gatherers"
+    rule_prefixes = ("HG",)
+    options = (Option("return_timing", ("end-of-turn", "immediate"), "end-of-turn", "HG6",
+                      "gatherers and fishers of a completed forest or river return at the end "
+                      "of the turn (default) or at once"),)
+    max_players = 5
+    player_rule = "HG1"
+    tileset = "hunters-gatherers"
+    figure_kinds = frozenset({"follower", "hut"})
+    move_fields = TileFamily.move_fields | {"bonus"}
+
+    def new_state(self, config: GameConfig) -> HuntersGatherersState:
+        return HuntersGatherersState(config)
+
+    def decode_move(self, raw: Mapping[str, Any], path: str) -> Move:
+        self.refuse_foreign_fields(raw, path)
+        bonus = raw.get("bonus")
+        return Move(**tile_fields(raw),
+                    bonus=None if bonus is None else TileMove(**tile_fields(bonus)))
+
+    def encode_move(self, move: Any) -> dict[str, Any]:
+        out = encode_tile_move(move)
+        if move.bonus is not None:
+            out["bonus"] = encode_tile_move(move.bonus)
+        return out
+
+    def move_surely_valid(self, raw: Any) -> bool:
+        if not super().move_surely_valid(raw):
+            return False
+        if "bonus" in raw:
+            bonus = raw["bonus"]
+            if type(bonus) is not dict or not BONUS_FIELDS.issuperset(bonus) or "discard" in bonus:
+                return False
+            return placement_surely_valid(bonus, self.figure_kinds)
+        return True
+
+    def play_random(self, state: GameState, pick: Any) -> Move:
+        """The land tile, then (HG7) the bonus tile it earned, by the generator's policy."""
+        assert isinstance(state, HuntersGatherersState)
+        tile = state.current
+        if tile is None:
+            raise LogFormatError("the generator plays seeded games only")
+        placed = random_placement(state, tile, pick)
+        move = Move(placed.x, placed.y, placed.rotation, placed.tile, placed.figure)
+        state.step(move)
+        if state.bonus_due:
+            assert state.pending_bonus is not None
+            move = dataclasses.replace(move, bonus=random_placement(state, state.pending_bonus,
+                                                                    pick))
+            state.step(move.bonus)
+        return move
+
+
+HUNTERS_GATHERERS = register(HuntersGatherers())
+HuntersGatherersState.FAMILY = HUNTERS_GATHERERS

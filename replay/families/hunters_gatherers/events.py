@@ -1,0 +1,33 @@
+"""The event Hunters & Gatherers adds: a bonus tile drawn (HG7)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ...core.events import event_kind, generic_explain
+
+if TYPE_CHECKING:
+    from ...core.family import Player
+
+
+@event_kind
+class BonusTile(NamedTuple):
+    """The player who completed a forest with gold drew this bonus tile (HG7)."""
+
+    player: int
+    tile: str
+    rule: str
+
+    @property
+    def type(self) -> str:
+        return "bonus"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "bonus", "player": self.player, "tile": self.tile, "rule": self.rule}
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"bonus tile {self.tile} for {names[self.player]} [{self.rule}]"
+
+    def explain(self, players: Sequence[Player]) -> str:
+        return generic_explain(self, players)

@@ -1,0 +1,362 @@
+"""A game of Hunters & Gatherers: ``HuntersGatherersState``.
+
+Besides the shared tile-laying machinery it keeps the river networks (HG8, a second
+union-find over the same node ids), the bonus tiles of forests with gold (HG7: a turn with a
+bonus tile is two steps, and ``apply`` rebuilds the game when the second is wrong, so that a
+move stays atomic), huts (HG3), the return timing option (HG6) and the sacred place (HG11).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ...core import hashing
+from ...core.errors import IllegalMove
+from ...core.events import Event
+from ...core.family import Family, GameConfig
+from ...core.rng import SeededStream
+from ...tiles.events import Discard
+from ...tiles.features import Feature, FeatureGraph, Figure
+from ...tiles.moves import TileMove
+from ...tiles.state import Cell, FigureKind, Placement, TileState, group_links
+from ...tiles.tileset import SIDE_DELTA, Segment, TileType
+from . import scoring
+from .events import BonusTile
+
+FIGURES = {
+    "follower": FigureKind("follower", "follower", 1,
+                           frozenset({"forest", "river", "meadow"}), "G6", 5),  # HG1, HG2
+    "hut": FigureKind("hut", "hut", 1, frozenset({"river", "lake"}), "HG3", 2),  # HG1, HG3
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Move(TileMove):
+    """A Hunters & Gatherers move: the land tile and its figure, and the bonus tile played in
+    the same turn when the land tile completed a forest with gold (HG7)."""
+
+    bonus: TileMove | None = None
+
+
+class HuntersGatherersState(TileState):
+    """One game of Hunters & Gatherers in progress."""
+
+    FAMILY: ClassVar[Family]
+    TERRAIN = {"F": "forest", "M": "meadow", "R": "river"}
+    CLOSING = frozenset({"forest", "river"})
+
+    def __init__(self, config: GameConfig) -> None:
+        self.return_timing: str = config.options["return_timing"]  # HG6
+        super().__init__(config, FIGURES)
+
+    @property
+    def family(self) -> Family:
+        return self.FAMILY
+
+    def _on_setup(self) -> None:
+        self.net = FeatureGraph()  # HG8 river networks (rivers + lakes)
+        self.bonus_stack: list[TileType] = []
+        self.bonus_pos = 0
+        self.bonus_remaining: dict[str, int] = {}
+        self.pending_bonus: TileType | None = None  # seeded: the bonus tile to play now
+        self.bonus_due = False  # HG7: this turn's bonus tile comes next
+        self._bonus_step = False
+        self.pending_returns: list[tuple[Feature, Figure]] = []
+        bonus = [t for t in self.tileset.tiles if t.bonus for _ in range(t.count)]
+        if self.config.seed is not None:
+            SeededStream(self.config.seed, "bonus").shuffle(bonus)
+            self.bonus_stack = bonus
+        else:
+            self.bonus_remaining = {t.id: t.count for t in self.tileset.tiles if t.bonus}
+            for t in self.tileset.tiles:
+                if t.bonus:
+                    self.remaining.pop(t.id, None)
+
+    def _move(self, **fields: Any) -> Move:
+        return Move(**fields)
+
+    # ------------------------------------------------------------ a turn of one or two steps
+
+    def apply(self, move: Any) -> list[Event]:
+        """Play one turn: the land tile, and its bonus tile (HG7) when it earned one.
+
+        A turn with a bonus tile is two ``step``s; when its second half is wrong the game is
+        rebuilt from its steps so far (errors are rare, turns are many: this costs nothing on
+        the legal path)."""
+        idx = self.moves_played
+        bonus = move.bonus
+        done = len(self.steps)
+        events = self.step(dataclasses.replace(move, bonus=None) if bonus is not None else move)
+        try:
+            if self.bonus_due:
+                if bonus is None:
+                    which = f" {self.pending_bonus.id}" if self.pending_bonus else ""
+                    raise IllegalMove(
+                        "HG7", f"the tile completed a forest with gold: the bonus tile{which} "
+                        "must be played in this turn", idx, self.players[self.turn].name)
+                events += self.step(bonus)
+            elif bonus is not None:
+                player = self.players[(self.turn - 1) % len(self.players)].name
+                raise IllegalMove("HG7", "no bonus tile is due: the tile completed no forest "
+                                  "with gold, or this turn already had one", idx, player)
+        except IllegalMove:
+            self._rewind(done)
+            raise
+        return events
+
+    def check(self, move: Any) -> None:
+        super().check(dataclasses.replace(move, bonus=None))
+        self.copy().apply(move)
+
+    def step(self, move: Any) -> list[Event]:
+        self._bonus_step = self.bonus_due
+        return super().step(move)
+
+    def _step_done(self, idx: int) -> None:
+        if self._bonus_step:
+            self._end_turn()
+        if not self.bonus_due:
+            super()._step_done(idx)
+
+    def _annotate(self, exc: IllegalMove) -> None:
+        super()._annotate(exc)
+        if self.bonus_due:
+            exc.message = f"bonus tile: {exc.message}"
+
+    def _check(self, move: Any) -> TileType:
+        try:
+            return super()._check(move)
+        except IllegalMove as exc:
+            if self.bonus_due and exc.rule == "G5":
+                exc.rule = "HG7"  # a bonus tile is discarded under HG7 (docs/rules.md)
+            raise
+
+    def _check_drawn(self, tile: TileType) -> None:
+        if tile.bonus:
+            raise IllegalMove("HG7", f"{tile.id} is a bonus tile: it is played only after a "
+                              "forest with gold is completed")
+
+    def _tile_for(self, move: Any) -> TileType:
+        if not self.bonus_due:
+            return super()._tile_for(move)
+        want = self.pending_bonus
+        if want is None:
+            tile = self.tiles_by_id.get(move.tile or "")
+            if tile is None or not tile.bonus:
+                raise IllegalMove("L1", f"{move.tile!r} is not a bonus tile of "
+                                  f"{self.tileset.id}")
+            if self.bonus_remaining.get(tile.id, 0) <= 0:
+                raise IllegalMove("L1", f"bonus tile {tile.id} was already played")
+            return tile
+        if move.tile is not None and move.tile != want.id:
+            raise IllegalMove("L1", f"the log names bonus tile {move.tile} but the seeded "
+                              f"bonus stack gives {want.id}")
+        return want
+
+    def _take_tile(self, tile: TileType) -> bool:
+        if self.bonus_due:
+            self._bonus_taken(tile)
+            return True
+        return super()._take_tile(tile)
+
+    def _discard(self, tile: TileType) -> None:
+        if self.bonus_due:
+            self._bonus_taken(tile)
+            self.discarded.append(tile.id)
+            self.events.append(Discard(self.turn, tile.id, "HG7"))
+            return
+        super()._discard(tile)
+
+    def _turn_goes_on(self, completed: list[Feature]) -> bool:
+        if self._bonus_step:
+            return True  # the turn ends with the step (``_step_done``)
+        if any(f.type == "forest" and f.counts.get("gold") for f in completed):
+            self._offer_bonus()
+            return self.bonus_due
+        return False
+
+    def _bonus_taken(self, tile: TileType) -> None:
+        """The bonus tile of this turn leaves its stack (placed or discarded)."""
+        self.bonus_due = False
+        self.pending_bonus = None
+        self.hash ^= hashing.item("bonus-due")
+        if self.config.seed is None:
+            self.bonus_remaining[tile.id] -= 1
+            self.hash ^= hashing.item("bonus-played", tile.id, self.bonus_remaining[tile.id])
+
+    def _offer_bonus(self) -> None:
+        """HG7: the player who completed a forest with gold plays the top bonus tile now."""
+        if self.config.seed is None:
+            if sum(self.bonus_remaining.values()) > 0:
+                self.bonus_due = True
+                self.hash ^= hashing.item("bonus-due")
+            return
+        if self.bonus_pos >= len(self.bonus_stack):
+            return
+        tile = self.bonus_stack[self.bonus_pos]
+        self.bonus_pos += 1
+        self.hash ^= hashing.item("bonus-pos", self.bonus_pos)
+        self.events.append(BonusTile(self.turn, tile.id, "HG7"))
+        if not self.can_place(tile):
+            self.discarded.append(tile.id)
+            self.events.append(Discard(self.turn, tile.id, "HG7"))
+            return
+        self.bonus_due = True
+        self.pending_bonus = tile
+        self.hash ^= hashing.item("bonus-due")
+
+    # ------------------------------------------------------------ legal moves
+
+    def _complete_moves(self, tile: TileType, move: Any) -> Iterator[Any]:
+        """A land move that earns a bonus tile is complete with it (HG7): every placement and
+        figure of every bonus tile that can come (a discard when it fits nowhere)."""
+        if not self._may_earn_bonus(tile, move.x, move.y, move.rotation):
+            yield move
+            return
+        trial = self.copy()
+        trial.step(move)
+        if not trial.bonus_due:
+            yield move
+            return
+        if trial.pending_bonus is not None:
+            bonus_tiles = [trial.pending_bonus]
+        else:
+            bonus_tiles = [t for t in self.tileset.tiles
+                           if trial.bonus_remaining.get(t.id, 0) > 0]
+        for b in bonus_tiles:
+            spots = trial.legal_placements(b)
+            if not spots:
+                yield dataclasses.replace(move, bonus=TileMove(tile=b.id, discard=True))
+            for x, y, rot in spots:
+                for fig in [None, *trial.figure_options(b, x, y, rot)]:
+                    yield dataclasses.replace(move, bonus=TileMove(x, y, rot, b.id, fig))
+
+    def _may_earn_bonus(self, tile: TileType, x: int, y: int, rotation: int) -> bool:
+        """Whether placing the tile there could complete a forest with gold (a cheap necessary
+        condition: a gold forest of the tile closed on every side, or a neighbour's)."""
+        sides = tile.rotations[rotation // 90].side_segs
+        for seg in tile.segments:
+            if seg.type == "forest" and seg.attr("gold") and all(
+                    (x + dx, y + dy) in self.board
+                    for s, (dx, dy) in enumerate(SIDE_DELTA) if seg.index in sides[s]):
+                return True
+        for dx, dy in SIDE_DELTA:
+            nb = self.board.get((x + dx, y + dy))
+            if nb is None:
+                continue
+            for seg in nb.tile.segments:
+                feat = self.graph.of(nb.first_node + seg.index)
+                if feat.type == "forest" and feat.counts.get("gold") and feat.open <= 4:
+                    return True
+        return False
+
+    # ------------------------------------------------------------ river networks and huts
+
+    def _place(self, tile: TileType, q: int, cell: Cell, player: int | None) -> Placement:
+        """HG8: the river network graph mirrors the node ids; a river joins its own lakes and
+        the rivers across the sides it shares."""
+        placement = super()._place(tile, q, cell, player)
+        first, index = placement.first_node, placement.index
+        net = self.net
+        for seg in tile.segments:
+            self._add_net_node(seg, first, index, tile.open_sides[seg.index])
+        for seg in tile.segments:
+            if seg.type == "river":
+                for lake in seg.touches:
+                    net.union(first + seg.index, first + lake)
+        rot = tile.rotations[q]
+        x, y = cell
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            nb = self.board.get((x + dx, y + dy))
+            if nb is None:
+                continue
+            nrot = nb.tile.rotations[nb.rot]
+            o = (s + 2) % 4
+            for j, si in rot.side_pairs[s]:
+                if tile.segments[si].type != "river":
+                    continue
+                for ni in nrot.side_j[o][2 - j]:
+                    net.union(first + si, nb.first_node + ni)
+        return placement
+
+    def _add_net_node(self, seg: Segment, first: int, index: int, open_sides: int) -> None:
+        """Only rivers and lakes get a record; other nodes are placeholders that keep ids
+        aligned."""
+        if seg.type not in ("river", "lake"):
+            self.net.parent.append(first + seg.index)
+            self.net.feature.append(None)
+            return
+        feat = Feature(seg.type, first + seg.index, index, open_sides)
+        if seg.type == "lake":
+            feat.counts["fish"] = seg.attr("fish")
+        self.net.add(feat)
+
+    def _groups_for(self, figure_family: str, tile: TileType, cell: Cell,
+                    q: int) -> tuple[list[list[int]], FeatureGraph]:
+        if figure_family != "hut":
+            return super()._groups_for(figure_family, tile, cell, q)
+        rot = tile.rotations[q]
+        x, y = cell
+        links: list[tuple[int, int]] = []
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            nb = self.board.get((x + dx, y + dy))
+            if nb is None:
+                continue
+            nrot = nb.tile.rotations[nb.rot]
+            o = (s + 2) % 4
+            for j, seg in rot.side_pairs[s]:
+                if tile.segments[seg].type != "river":
+                    continue
+                for nseg in nrot.side_j[o][2 - j]:
+                    links.append((seg, self.net.find(nb.first_node + nseg)))
+        joined = [(river.index, lake) for river in tile.segments if river.type == "river"
+                  for lake in river.touches]
+        return group_links(len(tile.segments), links, joined), self.net
+
+    def _figure_target(self, fig: Figure, attrs: Mapping[str, int], family: str) -> Feature:
+        target = self.net.of(fig.node) if family == "hut" else self.graph.of(fig.node)
+        if attrs.get("sacred") and fig.kind == "follower":
+            target.flags.add(f"sacred:{fig.player}")  # HG11: this hunter's player alone scores
+        return target
+
+    def figure_graphs(self) -> list[FeatureGraph]:
+        return [self.graph, self.net]
+
+    def net_features(self) -> list[Feature]:
+        """HG8 river networks (one per root), in creation order."""
+        feats = [f for f in self.net.feature if f is not None and f.type in ("river", "lake")]
+        feats.sort(key=lambda f: f.first)
+        return feats
+
+    # ------------------------------------------------------------ returns (HG6) and scoring
+
+    def _supply_exhausted(self, player: int, kind: str) -> None:
+        if any(f.player == player and f.kind == kind for _, f in self.pending_returns):
+            raise IllegalMove("HG6", f"{self.players[player].name}'s {kind} recovered this "
+                              "turn returns only at the end of the turn")
+        super()._supply_exhausted(player, kind)
+
+    def return_after_scoring(self, feat: Feature, fig: Figure) -> None:
+        """G9, HG6: back to the supply now, or (default) at the end of the turn."""
+        if self.return_timing == "end-of-turn":
+            self.pending_returns.append((feat, fig))
+            self.hash ^= hashing.item("pending-return", fig.node, fig.player)
+        else:
+            self.return_figure(feat, fig)
+
+    def _before_turn_end(self) -> None:
+        for feat, fig in self.pending_returns:
+            self.hash ^= hashing.item("pending-return", fig.node, fig.player)
+            self.return_figure(feat, fig)
+        self.pending_returns = []
+
+    def completed_points(self, feat: Feature) -> tuple[int, str, str]:
+        return scoring.completed_points(self, feat)
+
+    def final_scoring(self) -> None:
+        scoring.final_scoring(self)

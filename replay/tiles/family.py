@@ -1,0 +1,100 @@
+"""What the tile-laying families share as a ``Family``: the tile set as material, the
+``tileset`` header field, the shared move fields and the drawing of the board."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any, ClassVar
+
+from ..core.errors import LogFormatError, TileSetError
+from ..core.events import Event
+from ..core.family import Family, GameConfig, GameState, Player
+from . import drawing
+from .moves import TileMove, placement_surely_valid, scores_surely_valid
+from .tileset import TileSet, builtin_tileset, combine
+
+
+class TileFamily(Family):
+    """A family played with tiles (see the module)."""
+
+    tileset: ClassVar[str]  # the id of the built-in tile set of the game itself
+    expansion_order: ClassVar[tuple[str, ...]] = ()  # the pile depends on it (G2)
+    figure_kinds: ClassVar[frozenset[str]] = frozenset()  # every kind a log may name
+    move_fields: ClassVar[frozenset[str]] = frozenset(
+        {"tile", "discard", "x", "y", "rotation", "figure", "scores"})
+
+    def tileset_for(self, expansions: Sequence[str], custom: TileSet | None = None) -> TileSet:
+        """The game's tile set with its expansions' (in the fixed order, G2)."""
+        ordered = tuple(sorted(expansions, key=self.expansion_order.index))
+        extra = [self.expansion_tileset(x) for x in ordered]
+        try:
+            if custom is None:
+                return _builtin_combination(self.tileset, tuple(extra))
+            return combine([custom] + [builtin_tileset(x) for x in extra])
+        except TileSetError as exc:
+            raise LogFormatError(str(exc), "/game") from None
+
+    def expansion_tileset(self, expansion: str) -> str:
+        return expansion
+
+    def configure(self, header: Mapping[str, Any], players: tuple[Player, ...],
+                  seed: str | None, material: Any = None) -> GameConfig:
+        expansions = list(header.get("expansions", []))
+        self.check_expansions(expansions)
+        self.check_players(len(players), expansions)
+        options = self.option_values(header.get("options", {}), expansions)
+        if material is not None and material.game != self.name:
+            raise LogFormatError(f"tile set {material.id} is for {material.game}, not "
+                                 f"{self.name}", "/game")
+        tileset = self.tileset_for(expansions, material)
+        recorded = header.get("tileset")
+        if recorded is not None and recorded["sha256"] != tileset.digest:
+            raise LogFormatError(
+                f"the log was recorded with tile set {recorded['id']} (sha256 "
+                f"{recorded['sha256'][:12]}...), but this replay uses {tileset.id} "
+                f"(sha256 {tileset.digest[:12]}...)", "/tileset/sha256")
+        return GameConfig(self.name, tuple(expansions), players, options, seed, tileset)
+
+    def header_json(self, config: GameConfig) -> dict[str, Any]:
+        out = super().header_json(config)
+        out["tileset"] = {"id": config.material.id, "sha256": config.material.digest}
+        return out
+
+    def move_surely_valid(self, raw: Any) -> bool:
+        if type(raw) is not dict or not self.move_fields.issuperset(raw) or "discard" in raw:
+            return False
+        return scores_surely_valid(raw) and placement_surely_valid(raw, self.figure_kinds)
+
+    def refuse_foreign_fields(self, raw: Mapping[str, Any], path: str) -> None:
+        """A move field the schema knows but this game does not play."""
+        for key in raw:
+            if key not in self.move_fields:
+                raise LogFormatError(f"{key!r} is not a move field of {self.label} "
+                                     f"(with the expansions of this log)", f"{path}/{key}")
+
+    def draw(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
+             notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:
+        return drawing.board(state, events=events, failure=failure,  # type: ignore[arg-type]
+                             notes=notes, size=size, prefix=prefix)
+
+
+@cache
+def _builtin_combination(main: str, expansions: tuple[str, ...]) -> TileSet:
+    return combine([builtin_tileset(main)] + [builtin_tileset(x) for x in expansions])
+
+
+FIGURE_RATE = 600  # the generator puts a figure on 600 moves in 1000 (when it can)
+
+
+def random_placement(state: Any, tile: Any, pick: Any) -> TileMove:
+    """The generator's policy for a tile: a placement drawn from the sorted legal ones, then,
+    on ``FIGURE_RATE`` moves in 1000, a figure drawn from the legal choices."""
+    spots = state.legal_placements(tile)
+    x, y, rot = spots[pick.below(len(spots))]
+    figure = None
+    if pick.below(1000) < FIGURE_RATE:
+        figs = state.figure_options(tile, x, y, rot)
+        if figs:
+            figure = figs[pick.below(len(figs))]
+    return TileMove(x, y, rot, tile.id, figure)

@@ -1,0 +1,98 @@
+"""Moves of the tile-laying families: a tile placed (or discarded), maybe with a figure.
+
+A family's move class extends ``TileMove`` with its own fields (flock choices, a bonus tile,
+...). ``decode_tile_move``/``encode_tile_move`` read and write the fields every tile-laying log
+shares; ``placement_surely_valid`` is the shared part of the fast schema check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+ROTATIONS = (0, 90, 180, 270)
+
+
+@dataclass(frozen=True, slots=True)
+class FigureChoice:
+    """A figure put on the tile just placed: its kind and the location (half-side or name)."""
+
+    kind: str
+    location: str
+
+
+@dataclass(frozen=True, slots=True)
+class TileMove:
+    """A tile put at ``(x, y)`` turned ``rotation`` degrees clockwise, maybe with a figure.
+
+    ``tile`` is required in table logs (no seed) and checked in seeded ones; ``discard`` says a
+    table log's tile could not be placed anywhere (G5)."""
+
+    x: int = 0
+    y: int = 0
+    rotation: int = 0
+    tile: str | None = None
+    figure: FigureChoice | None = None
+    discard: bool = False
+
+
+def tile_fields(m: Mapping[str, Any]) -> dict[str, Any]:
+    """The shared fields of a schema-valid move object, as keyword arguments of a move."""
+    fig = m.get("figure")
+    return {
+        "x": m.get("x", 0), "y": m.get("y", 0), "rotation": m.get("rotation", 0),
+        "tile": m.get("tile"),
+        "figure": None if fig is None else FigureChoice(fig.get("kind", "follower"), fig["at"]),
+        "discard": bool(m.get("discard")),
+    }
+
+
+def encode_tile_move(move: TileMove) -> dict[str, Any]:
+    """The shared fields of a move as a log records them."""
+    out: dict[str, Any] = {}
+    if move.tile is not None:
+        out["tile"] = move.tile
+    if move.discard:
+        out["discard"] = True
+        return out
+    out.update(x=move.x, y=move.y, rotation=move.rotation)
+    if move.figure is not None:
+        out["figure"] = ({"at": move.figure.location} if move.figure.kind == "follower"
+                         else {"kind": move.figure.kind, "at": move.figure.location})
+    return out
+
+
+def plain_int(v: Any, lo: int, hi: int) -> bool:
+    return type(v) is int and lo <= v <= hi
+
+
+def short_text(v: Any) -> bool:
+    return type(v) is str and 1 <= len(v) <= 32
+
+
+def scores_surely_valid(m: Mapping[str, Any]) -> bool:
+    if "scores" not in m:
+        return True
+    scores = m["scores"]
+    if type(scores) is not dict or len(scores) > 6:
+        return False
+    return all(plain_int(v, 0, 100000) for v in scores.values())
+
+
+def placement_surely_valid(m: Mapping[str, Any], figure_kinds: frozenset[str]) -> bool:
+    """x, y, rotation, tile and figure of a move object as the schema accepts them."""
+    if not (plain_int(m.get("x"), -1000, 1000) and plain_int(m.get("y"), -1000, 1000)):
+        return False
+    if m.get("rotation") not in ROTATIONS or type(m["rotation"]) is not int:
+        return False
+    if "tile" in m and not short_text(m["tile"]):
+        return False
+    if "figure" in m:
+        fig = m["figure"]
+        if (type(fig) is not dict or not {"kind", "at"}.issuperset(fig)
+                or not short_text(fig.get("at"))):
+            return False
+        if "kind" in fig and (type(fig["kind"]) is not str or fig["kind"] not in figure_kinds):
+            return False
+    return True

@@ -1,0 +1,67 @@
+"""Majorities (G8) and score events, shared by the tile-laying families.
+
+A feature's figures give each player a strength (a follower 1, a large follower 2, ...); the
+players of greatest strength all win (G8) unless the family breaks the tie
+(``TileState.tiebreak``, e.g. HS8's hills).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..core.events import Score
+from .features import Feature, Figure
+
+if TYPE_CHECKING:
+    from .state import TileState as Game
+
+FOLLOWERS = ("follower", "large-follower")
+
+
+def majority(game: Game, figures: list[Figure],
+             kinds: tuple[str, ...] = FOLLOWERS) -> tuple[list[int], dict[int, int]]:
+    """G8: the players of greatest strength all win; the others get nothing."""
+    strengths: dict[int, int] = {}
+    for f in figures:
+        if f.kind in kinds:
+            strengths[f.player] = strengths.get(f.player, 0) + f.strength
+    if not strengths:
+        return [], {}
+    best = max(strengths.values())
+    winners = sorted(p for p, s in strengths.items() if s == best)
+    if len(winners) > 1:
+        winners = game.tiebreak(winners, figures)
+    return winners, strengths
+
+
+def score_event(feature: str, phase: str, points: int, winners: list[int],
+                strengths: dict[int, int], detail: str, rule: str,
+                cells: list[list[int]]) -> Score:
+    """A ``Score`` event (strengths by seat)."""
+    return Score(phase, feature, points, tuple(winners), tuple(sorted(strengths.items())),
+                 detail, rule, cells)
+
+
+def plural(k: int, word: str, many: str | None = None) -> str:
+    """``1 tile``, ``2 tiles`` (``many``: an irregular plural)."""
+    return f"{k} {word if k == 1 else (many or word + 's')}"
+
+
+def score_feature(game: Game, feat: Feature, points: int, detail: str, rule: str,
+                  phase: str) -> None:
+    winners, strengths = majority(game, feat.figures)
+    if not strengths:
+        return
+    for p in winners:
+        game.add_score(p, points)
+    game.events.append(score_event(feat.type, phase, points, winners, strengths,
+                                   detail, rule, game.cells_of(feat)))
+
+
+def score_completed(game: Game, feat: Feature) -> None:
+    """A feature completed during play scores (G7, G8); its followers go home (G9)."""
+    points, detail, rule = game.completed_points(feat)
+    score_feature(game, feat, points, detail, rule, "play")
+    for fig in list(feat.figures):
+        if fig.kind in FOLLOWERS:
+            game.return_after_scoring(feat, fig)

@@ -1,0 +1,793 @@
+"""The state of a tile-laying game: board, frontier, feature graph, draw pile, figures (G1-G12).
+
+``TileState`` is the machinery every tile-laying family shares: a move is checked before
+anything changes (``_check``), then the tile is placed, its figure put, the features it
+completed scored (G10 order) and the turn passed. A family subclasses it and fills in its
+figures, scoring and expansion rules through the hooks named ``_on_...``/``_check_extra``/...;
+nothing here knows which game it plays.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from ..core import hashing
+from ..core.errors import IllegalMove
+from ..core.events import Event, GameEnd
+from ..core.family import GameConfig, GameState
+from ..core.rng import SeededStream
+from .events import Discard, FigurePlaced, FigureReturned, Place
+from .features import Feature, FeatureGraph, Figure
+from .moves import FigureChoice, TileMove
+from .tileset import ROLE, SIDE_DELTA, SIDES, TileSet, TileType, location_name
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class FigureKind:
+    """A kind of figure: which family of figures it blocks, its strength in majorities (G8),
+    the segment types it may stand on, and the rule that says so."""
+
+    name: str
+    family: str  # figures of one family block each other on a feature (G6)
+    strength: int
+    segments: frozenset[str]
+    rule: str
+    count: int  # how many each player starts with
+
+
+@dataclass(slots=True)
+class Placement:
+    index: int
+    tile: TileType
+    rot: int  # quarter turns
+    cell: Cell
+    first_node: int
+    player: int | None  # None for the start tile
+
+
+class TileState(GameState):
+    """One tile-laying game in progress (see the module)."""
+
+    TERRAIN: ClassVar[Mapping[str, str]] = {}  # edge letter -> word, for messages
+    COMPLETION_ORDER: ClassVar[Mapping[str, int]] = {}  # G10: segment type -> rank
+    CLOSING: ClassVar[frozenset[str]] = frozenset()  # segment types complete with no open side
+
+    def __init__(self, config: GameConfig, figure_kinds: Mapping[str, FigureKind]) -> None:
+        self.config = config
+        tileset: TileSet = config.material
+        self.tileset = tileset
+        self.figure_kinds = dict(figure_kinds)
+        self.tiles_by_id = tileset.by_id()
+        self.graph = FeatureGraph()
+        self.board: dict[Cell, Placement] = {}
+        self.placements: list[Placement] = []
+        self.frontier: dict[Cell, str] = {}
+        self.frontier_keys: dict[str, int] = {}  # key -> how many frontier cells have it
+        self.cloisters: dict[Cell, int] = {}
+        self.scores = [0] * len(config.players)
+        self.supply = [{k: f.count for k, f in figure_kinds.items()} for _ in config.players]
+        self.turn = 0
+        self.moves_played = 0
+        self.finished = False
+        self.discarded: list[str] = []
+        self.events: list[Event] = []  # events of the move being played
+        self.steps: list[Any] = []  # every step applied, to rebuild the game (see _rewind)
+        self.setup_events: list[Event] = []
+        self.hash = 0
+        for p, score in enumerate(self.scores):
+            self.hash ^= hashing.item("s", p, score)
+        starts = [t for t in tileset.tiles if t.start]
+        if len(starts) != 1:
+            raise ValueError("a tile set needs exactly one start tile")
+        self.start_tile = starts[0]
+        self.pile: list[TileType] = []
+        self.remaining: dict[str, int] = {}
+        if config.seed is not None:
+            self.pile = build_pile(tileset, config.seed)
+        else:
+            for t in tileset.tiles:
+                self.remaining[t.id] = t.count - (1 if t.start else 0)
+        self.pile_pos = 0
+        self.current: TileType | None = None
+        self._on_setup()
+        self._place(self.start_tile, 0, (0, 0), None)
+        self.hash ^= hashing.item("turn", self.turn)
+        self.events = self.setup_events
+        self._draw()
+        self.events = []
+
+    # ------------------------------------------------------------------ hooks
+
+    def _on_setup(self) -> None:
+        """The family's own state, before the start tile is placed."""
+
+    def _check_drawn(self, tile: TileType) -> None:
+        """Refuse a tile a table log names that may not be drawn from the pile."""
+
+    def _needs_groups(self, move: Any) -> bool:
+        """Whether ``_check_extra`` needs the features the new tile would join."""
+        return False
+
+    def _check_extra(self, tile: TileType, cell: Cell, q: int, move: Any,
+                     groups: list[list[int]]) -> None:
+        """The family's checks of a move, after the placement and the figure passed."""
+
+    def _on_figure(self, placement: Placement, move: Any) -> None:
+        """After the tile and its figure are down, before completed features score."""
+
+    def _turn_goes_on(self, completed: list[Feature]) -> bool:
+        """After scoring: True when the turn is not over yet (a second step follows)."""
+        return False
+
+    def _before_turn_end(self) -> None:
+        """At the end of a turn, before the next player draws."""
+
+    def _groups_for(self, figure_family: str, tile: TileType, cell: Cell,
+                    q: int) -> tuple[list[list[int]], FeatureGraph]:
+        """The features each segment would join, in the graph where ``figure_family`` counts."""
+        return self._prospective(tile, cell, q), self.graph
+
+    def _supply_exhausted(self, player: int, kind: str) -> None:
+        raise IllegalMove("G6", f"{self.players[player].name} has no {kind} left in supply")
+
+    def tiebreak(self, tied: list[int], figures: list[Figure]) -> list[int]:
+        """The winners among players tied for a majority (G8: all of them)."""
+        return tied
+
+    def score_completed(self, feat: Feature) -> None:
+        """A completed feature scores (G8) and its followers go home (G9)."""
+        from .scoring import score_completed
+        score_completed(self, feat)
+
+    def completed_points(self, feat: Feature) -> tuple[int, str, str]:
+        """Points of a feature completed during play: (points, how, rule id)."""
+        raise NotImplementedError
+
+    def final_scoring(self) -> None:
+        raise NotImplementedError
+
+    def return_after_scoring(self, feat: Feature, fig: Figure) -> None:
+        """G9: a scored figure goes back to its supply."""
+        self.return_figure(feat, fig)
+
+    # ------------------------------------------------------------------ the interface
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.finished else self.turn
+
+    def supply_of(self, seat: int) -> dict[str, int]:
+        return dict(self.supply[seat])
+
+    def status(self) -> dict[str, Any]:
+        return {"tiles_left": self.tiles_left(),
+                "next_tile": None if self.current is None or self.finished else self.current.id}
+
+    def playthrough_intro(self) -> list[str]:
+        return [f"tileset {self.tileset.id} sha256 {self.tileset.digest}",
+                f"start {self.start_tile.id} at (0,0) rotation 0; pile {len(self.pile)} tiles"]
+
+    def playthrough_before(self, move: Any) -> Any:
+        tile = self.current
+        edges = "" if tile is None else f" edges {tile.rotations[move.rotation // 90 % 4].edges}"
+        return tile, edges
+
+    def playthrough_after(self, before: Any) -> str:
+        tile, edges = before
+        return f"tile {tile.id if tile else '?'}{edges}; {self.tiles_left()} left in pile"
+
+    def next_piece_svg(self, size: int = 56) -> str:
+        """The drawn tile on its own ("" when none is drawn: a table game, or the end)."""
+        if self.current is None or self.finished:
+            return ""
+        from .drawing import tile
+        return tile(self.current, size=size, prefix="next-")
+
+    def apply(self, move: Any) -> list[Event]:
+        return self.step(move)
+
+    def check(self, move: Any) -> None:
+        try:
+            self._check(move)
+        except IllegalMove as exc:
+            self._annotate(exc)
+            raise
+
+    def copy(self) -> Self:
+        buf = io.BytesIO()
+        _SharingPickler(buf, self).dump(self)
+        copied: Self = _SharingUnpickler(io.BytesIO(buf.getvalue()), self).load()
+        return copied
+
+    def legal_moves(self) -> Iterator[Any]:
+        """Every complete legal move: each tile that may come next (the drawn one, or in a
+        table log every tile left), each placement, no figure or each figure, and each choice
+        the family adds; a table log's unplaceable tile is a discard."""
+        if self.finished:
+            return
+        if self.config.seed is not None:
+            tiles = [self.current] if self.current is not None else []
+        else:
+            tiles = [t for t in self.tileset.tiles if self.remaining.get(t.id, 0) > 0
+                     and self._may_draw(t)]
+        for tile in tiles:
+            spots = self.legal_placements(tile)
+            if not spots and self.config.seed is None:
+                yield self._move(tile=tile.id, discard=True)
+            for x, y, rot in spots:
+                figures: list[FigureChoice | None] = [None]
+                figures += self.figure_options(tile, x, y, rot)
+                for fig in figures:
+                    yield from self._complete_moves(
+                        tile, self._move(x=x, y=y, rotation=rot, tile=tile.id, figure=fig))
+
+    def _may_draw(self, tile: TileType) -> bool:
+        try:
+            self._check_drawn(tile)
+        except IllegalMove:
+            return False
+        return True
+
+    def _move(self, **fields: Any) -> Any:
+        """A move of the family's move class."""
+        return TileMove(**fields)
+
+    def _complete_moves(self, tile: TileType, move: Any) -> Iterator[Any]:
+        """The complete moves made of a placement with its figure (the family adds choices)."""
+        yield move
+
+    def end_now(self) -> list[Event]:
+        """End the game here (a log with ``"end": "after-last-move"``); return the final events."""
+        self.events = []
+        self._finish()
+        events, self.events = self.events, []
+        return events
+
+    # ------------------------------------------------------------------ queries
+
+    def tiles_left(self) -> int:
+        if self.config.seed is not None:
+            return len(self.pile) - self.pile_pos + (1 if self.current is not None else 0)
+        return sum(self.remaining.values()) - self._unknown_gone()
+
+    def _unknown_gone(self) -> int:
+        """Tiles gone from a table game's pile that the log does not name."""
+        return 0
+
+    def can_place(self, tile: TileType) -> bool:
+        fits = tile.fits
+        return any(fits(key) for key in self.frontier_keys)
+
+    def legal_placements(self, tile: TileType | None = None) -> list[tuple[int, int, int]]:
+        """Every legal (x, y, rotation in degrees) of ``tile`` (default: the drawn one), sorted.
+
+        A table log draws no tile by itself: there ``tile`` must be given."""
+        tile = tile or self.current
+        if tile is None:
+            if self.config.seed is None and not self.finished:
+                raise ValueError("a game without a seed has no drawn tile: name the tile "
+                                 "(legal_placements(state.tiles_by_id[...]))")
+            return []
+        out = [
+            (x, y, 90 * q)
+            for (x, y), key in self.frontier.items()
+            for q in tile.fits(key)
+        ]
+        out.sort()
+        return out
+
+    def figure_options(self, tile: TileType, x: int, y: int, rotation: int,
+                       player: int | None = None) -> list[FigureChoice]:
+        """Legal figure choices after placing ``tile`` there (not including "no figure")."""
+        p = self.turn if player is None else player
+        q = rotation // 90
+        rot = tile.rotations[q]
+        out: list[FigureChoice] = []
+        groups_by_family: dict[str, tuple[list[list[int]], FeatureGraph]] = {}
+        for kind in sorted(self.supply[p]):
+            if self.supply[p][kind] <= 0:
+                continue
+            fk = self.figure_kinds[kind]
+            found = groups_by_family.get(fk.family)
+            if found is None:
+                found = groups_by_family[fk.family] = self._groups_for(fk.family, tile,
+                                                                       (x, y), q)
+            groups, graph = found
+            for seg in tile.segments:
+                if seg.type not in fk.segments:
+                    continue
+                if self._occupied(groups[seg.index], fk.family, graph):
+                    continue
+                out.append(FigureChoice(kind, location_name(rot, seg.index)))
+        return out
+
+    def terrain(self, letter: str) -> str:
+        return self.TERRAIN.get(letter, letter)
+
+    def is_complete(self, feat: Feature) -> bool:
+        if feat.type == "cloister":
+            assert feat.cell is not None
+            return self.neighbours(feat.cell) == 8
+        return feat.type in self.CLOSING and feat.open == 0
+
+    def neighbours(self, cell: Cell) -> int:
+        x, y = cell
+        board = self.board
+        return sum(
+            1 for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+            if (dx or dy) and (x + dx, y + dy) in board
+        )
+
+    def features(self) -> list[Feature]:
+        """Every feature (one per root), in creation order."""
+        feats = [f for f in self.graph.feature if f is not None]
+        feats.sort(key=lambda f: f.first)
+        return feats
+
+    def cells_of(self, feat: Feature) -> list[list[int]]:
+        return sorted([list(self.placements[t].cell) for t in feat.tiles])
+
+    def figure_graphs(self) -> list[FeatureGraph]:
+        """The graphs figures stand in (the feature graph, and any the family adds)."""
+        return [self.graph]
+
+    def figures_on_board(self) -> list[Figure]:
+        out = [fig for graph in self.figure_graphs() for root, feat in enumerate(graph.feature)
+               if feat is not None for fig in feat.figures]
+        out.sort(key=lambda f: f.node)
+        return out
+
+    # ------------------------------------------------------------------ moves
+
+    def step(self, move: Any) -> list[Event]:
+        """Check and apply one tile. Returns its events; raises ``IllegalMove`` and leaves the
+        state exactly as it was."""
+        idx = self.moves_played
+        try:
+            tile = self._check(move)
+        except IllegalMove as exc:
+            self._annotate(exc)
+            raise
+        self.events = []
+        self.steps.append(move)
+        if move.discard:
+            self._discard(tile)
+        else:
+            self._apply(tile, move)
+        self._step_done(idx)
+        events, self.events = self.events, []
+        return events
+
+    def _annotate(self, exc: IllegalMove) -> None:
+        exc.move = self.moves_played
+        exc.player = self.players[self.turn].name
+
+    def _step_done(self, idx: int) -> None:
+        self.moves_played += 1
+        self.hash ^= hashing.item("moves", idx) ^ hashing.item("moves", idx + 1)
+
+    def _rewind(self, steps: int) -> None:
+        """Back to the state after the first ``steps`` steps, by replaying them."""
+        fresh = self.family.new_state(self.config)
+        assert isinstance(fresh, TileState)
+        for m in self.steps[:steps]:
+            fresh.step(m)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+
+    def _check(self, move: Any) -> TileType:
+        if self.finished:
+            raise IllegalMove("G11", "the game is over: the draw pile is empty")
+        if move.discard and self.config.seed is not None:
+            raise IllegalMove("G5", "seeded games discard unplaceable tiles by themselves; "
+                              "a log never discards")
+        tile = self._tile_for(move)
+        if move.discard:
+            if self.can_place(tile):
+                first = self.legal_placements(tile)[0]
+                raise IllegalMove("G5", f"tile {tile.id} is discarded but can be placed, "
+                                  f"e.g. at ({first[0]},{first[1]}) rotation {first[2]}")
+            return tile
+        if move.rotation not in (0, 90, 180, 270) or type(move.rotation) is not int:
+            raise IllegalMove("G1", f"rotation {move.rotation} is not 0, 90, 180 or 270")
+        cell = (move.x, move.y)
+        q = move.rotation // 90
+        self._check_placement(tile, cell, q)
+        if move.figure is None and not self._needs_groups(move):
+            groups: list[list[int]] = []
+        else:
+            groups = self._prospective(tile, cell, q)
+        if move.figure is not None:
+            self._check_figure(tile, cell, q, move.figure, groups)
+        self._check_extra(tile, cell, q, move, groups)
+        return tile
+
+    def _tile_for(self, move: Any) -> TileType:
+        if self.config.seed is not None:
+            assert self.current is not None
+            if move.tile is not None and move.tile != self.current.id:
+                raise IllegalMove("L1", f"the log names tile {move.tile} but the seeded pile "
+                                  f"gives {self.current.id}")
+            return self.current
+        if move.tile is None:
+            raise IllegalMove("L1", "a log without a seed must name the tile of every move")
+        tile = self.tiles_by_id.get(move.tile)
+        if tile is None:
+            raise IllegalMove("L1", f"unknown tile {move.tile!r} (not in tile set "
+                              f"{self.tileset.id})")
+        self._check_drawn(tile)
+        if self.remaining.get(tile.id, 0) <= 0:
+            raise IllegalMove("L1", f"tile {tile.id} drawn more often than the set holds "
+                              f"({tile.count - (1 if tile.start else 0)} in the pile)")
+        return tile
+
+    def _check_placement(self, tile: TileType, cell: Cell, q: int) -> None:
+        x, y = cell
+        if cell in self.board:
+            raise IllegalMove("G4", f"cell ({x},{y}) already holds tile {self.board[cell].tile.id}")
+        key = self.frontier.get(cell)
+        if key is None:
+            raise IllegalMove("G4", f"cell ({x},{y}) shares no side with a placed tile")
+        edges = tile.rotations[q].edges
+        for s in range(4):
+            if key[s] != "." and key[s] != edges[s]:
+                dx, dy = SIDE_DELTA[s]
+                other = self.board[(x + dx, y + dy)]
+                raise IllegalMove(
+                    "G4", f"tile {tile.id} rotated {90 * q} at ({x},{y}): its {SIDES[s]} side "
+                    f"({self.terrain(edges[s])}) meets {self.terrain(key[s])} of tile "
+                    f"{other.tile.id} "
+                    f"at ({x + dx},{y + dy})")
+
+    def _check_figure(self, tile: TileType, cell: Cell, q: int, fig: FigureChoice,
+                      groups: list[list[int]]) -> None:
+        p = self.turn
+        if fig.kind not in self.supply[p]:
+            raise IllegalMove("G6", f"figure {fig.kind!r} is not part of this game")
+        if self.supply[p][fig.kind] <= 0:
+            self._supply_exhausted(p, fig.kind)
+        rot = tile.rotations[q]
+        seg_index = rot.locations.get(fig.location)
+        if seg_index is None:
+            names = sorted(rot.locations)
+            raise IllegalMove("G6", f"tile {tile.id} rotated {90 * q} has no segment at "
+                              f"{fig.location!r} (locations: {', '.join(names)})")
+        seg = tile.segments[seg_index]
+        kind = self.figure_kinds[fig.kind]
+        if seg.type not in kind.segments:
+            raise IllegalMove(kind.rule, f"a {fig.kind} cannot stand on a "
+                              f"{seg.type} ({fig.location})")
+        graph = self.graph
+        if kind.family != "follower":
+            groups, graph = self._groups_for(kind.family, tile, cell, q)
+        holder = self._occupied(groups[seg_index], kind.family, graph)
+        if holder is not None:
+            what = seg.type if graph is self.graph else f"river network of the {seg.type}"
+            raise IllegalMove(
+                kind.rule,
+                f"the {what} at {fig.location} already holds a {holder.kind} of "
+                f"{self.players[holder.player].name} at ({holder.cell[0]},{holder.cell[1]}) "
+                f"{holder.location}")
+
+    def _occupied(self, roots: list[int], family: str,
+                  graph: FeatureGraph | None = None) -> Figure | None:
+        graph = graph or self.graph
+        kinds = self.figure_kinds
+        for r in roots:
+            feat = graph.feature[r]
+            assert feat is not None
+            for f in feat.figures:
+                if kinds[f.kind].family == family:
+                    return f
+        return None
+
+    def _prospective(self, tile: TileType, cell: Cell, q: int) -> list[list[int]]:
+        """For each segment of a tile not yet placed: the roots of the features it would join.
+
+        Segments of the new tile can join each other through a neighbour's feature, so the
+        closure is taken over the small graph of (new segment, neighbour root) links.
+        """
+        rot = tile.rotations[q]
+        x, y = cell
+        graph = self.graph
+        links: list[tuple[int, int]] = []
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            nb = self.board.get((x + dx, y + dy))
+            if nb is None:
+                continue
+            nrot = nb.tile.rotations[nb.rot]
+            o = (s + 2) % 4
+            for j, seg in rot.side_pairs[s]:
+                for nseg in nrot.side_j[o][2 - j]:
+                    links.append((seg, graph.find(nb.first_node + nseg)))
+        return group_links(len(tile.segments), links)
+
+    # ------------------------------------------------------------------ applying
+
+    def _apply(self, tile: TileType, move: Any) -> None:
+        p = self.turn
+        q = move.rotation // 90
+        cell = (move.x, move.y)
+        bonus = self._take_tile(tile)
+        self.current = None
+        placement = self._place(tile, q, cell, p)
+        self.events.append(Place(p, tile.id, move.x, move.y, move.rotation, bonus))
+        if move.figure is not None:
+            self._put_figure(placement, move.figure)
+        self._on_figure(placement, move)
+        completed = self._after_placement(placement)
+        if not self._turn_goes_on(completed):
+            self._end_turn()
+
+    def _take_tile(self, tile: TileType) -> bool:
+        """The placed tile leaves the pile; True when it is a bonus tile (a second step)."""
+        if self.config.seed is None:
+            self.remaining[tile.id] -= 1
+        return False
+
+    def _discard(self, tile: TileType) -> None:
+        self.remaining[tile.id] -= 1
+        self.discarded.append(tile.id)
+        self.hash ^= hashing.item("discard", len(self.discarded), tile.id)
+        self.events.append(Discard(self.turn, tile.id, "G5"))
+        if self.tiles_left() == 0:
+            self._finish()
+
+    def _place(self, tile: TileType, q: int, cell: Cell, player: int | None) -> Placement:
+        rot = tile.rotations[q]
+        graph = self.graph
+        index = len(self.placements)
+        first = len(graph.parent)
+        placement = Placement(index, tile, q, cell, first, player)
+        open_sides = tile.open_sides
+        for seg in tile.segments:
+            feat = Feature(seg.type, first + seg.index, index, open_sides[seg.index])
+            feat.pennants = seg.attr("pennants")
+            if seg.attrs:
+                for k, v in seg.attrs.items():
+                    feat.counts[k] = v
+                if seg.attr("inn"):
+                    feat.flags.add("inn")
+                if seg.attr("cathedral"):
+                    feat.flags.add("cathedral")
+            if seg.touches:
+                feat.touches = [first + t for t in seg.touches]
+            if seg.type == "cloister":
+                feat.cell = cell
+            graph.add(feat)
+        self.board[cell] = placement
+        self.placements.append(placement)
+        x, y = cell
+        self.hash ^= hashing.item("t", x, y, tile.id, q)
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            ncell = (x + dx, y + dy)
+            nb = self.board.get(ncell)
+            if nb is None:
+                continue
+            o = (s + 2) % 4
+            nrot = nb.tile.rotations[nb.rot]
+            for si in rot.side_segs[s]:
+                graph.of(first + si).open -= 1
+            for ni in nrot.side_segs[o]:
+                graph.of(nb.first_node + ni).open -= 1
+            for j, si in rot.side_pairs[s]:
+                for ni in nrot.side_j[o][2 - j]:
+                    graph.union(first + si, nb.first_node + ni)
+        self._frontier_remove(cell)
+        edges = rot.edges
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            ncell = (x + dx, y + dy)
+            if ncell in self.board:
+                continue
+            key = self.frontier.get(ncell)
+            if key is None:
+                key = self._frontier_key(ncell)
+            else:
+                self._frontier_remove(ncell)
+                o = (s + 2) % 4
+                key = key[:o] + edges[s] + key[o + 1:]
+            self.frontier[ncell] = key
+            self.frontier_keys[key] = self.frontier_keys.get(key, 0) + 1
+        if tile.has_cloister():
+            for seg in tile.segments:
+                if seg.type == "cloister":
+                    self.cloisters[cell] = first + seg.index
+        return placement
+
+    def _frontier_remove(self, cell: Cell) -> None:
+        key = self.frontier.pop(cell, None)
+        if key is not None:
+            left = self.frontier_keys[key] - 1
+            if left:
+                self.frontier_keys[key] = left
+            else:
+                del self.frontier_keys[key]
+
+    def _frontier_key(self, cell: Cell) -> str:
+        x, y = cell
+        key = []
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            nb = self.board.get((x + dx, y + dy))
+            key.append("." if nb is None else nb.tile.rotations[nb.rot].edges[(s + 2) % 4])
+        return "".join(key)
+
+    def _put_figure(self, placement: Placement, choice: FigureChoice) -> None:
+        p = self.turn
+        rot = placement.tile.rotations[placement.rot]
+        seg_index = rot.locations[choice.location]
+        node = placement.first_node + seg_index
+        kind = self.figure_kinds[choice.kind]
+        fig = Figure(p, choice.kind, node, placement.cell, choice.location,
+                     kind.strength, placement.tile.hill)
+        seg = placement.tile.segments[seg_index]
+        self._figure_target(fig, seg.attrs, kind.family).figures.append(fig)
+        self.supply[p][fig.kind] -= 1
+        self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
+        role = ROLE.get(seg.type) if kind.family == "follower" else choice.kind
+        self.events.append(FigurePlaced(p, choice.kind, placement.cell[0], placement.cell[1],
+                                        choice.location, role, seg.type))
+
+    def _figure_target(self, fig: Figure, attrs: Mapping[str, int], family: str) -> Feature:
+        """The feature a new figure joins."""
+        return self.graph.of(fig.node)
+
+    def return_figure(self, feat: Feature, fig: Figure) -> None:
+        feat.figures.remove(fig)
+        self.supply[fig.player][fig.kind] += 1
+        self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
+        self.events.append(FigureReturned(fig.player, fig.kind, fig.cell[0], fig.cell[1],
+                                          fig.location))
+
+    def add_score(self, player: int, points: int) -> None:
+        if points == 0:
+            return
+        old = self.scores[player]
+        self.scores[player] = old + points
+        self.hash ^= hashing.item("s", player, old) ^ hashing.item("s", player, old + points)
+
+    def _after_placement(self, placement: Placement) -> list[Feature]:
+        """Score every feature this placement completed (G10 order), then return figures (G9)."""
+        graph = self.graph
+        done: dict[int, Feature] = {}
+        for seg in placement.tile.segments:
+            root = graph.find(placement.first_node + seg.index)
+            feat = graph.feature[root]
+            assert feat is not None
+            if root not in done and not feat.scored and self.is_complete(feat):
+                done[root] = feat
+        if self.cloisters:
+            x, y = placement.cell
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    node = self.cloisters.get((x + dx, y + dy))
+                    if node is None:
+                        continue
+                    root = graph.find(node)
+                    feat = graph.feature[root]
+                    assert feat is not None
+                    if root not in done and not feat.scored and self.is_complete(feat):
+                        done[root] = feat
+        order = self.COMPLETION_ORDER
+        completed = sorted(done.values(), key=lambda f: (order.get(f.type, 9), f.first))
+        for feat in completed:
+            feat.scored = True
+            self.score_completed(feat)
+        return completed
+
+    def _end_turn(self) -> None:
+        self._before_turn_end()
+        self.hash ^= hashing.item("turn", self.turn)
+        self.turn = (self.turn + 1) % len(self.players)
+        self.hash ^= hashing.item("turn", self.turn)
+        self._draw()
+
+    def _draw(self) -> None:
+        """Seeded games: draw the next tile, discarding unplaceable ones by themselves (G5)."""
+        if self.config.seed is None:
+            if self.tiles_left() == 0:
+                self._finish()
+            return
+        while self.pile_pos < len(self.pile):
+            tile = self.pile[self.pile_pos]
+            self.pile_pos += 1
+            self.hash ^= hashing.item("drawn", self.pile_pos - 1)
+            self.hash ^= hashing.item("drawn", self.pile_pos)
+            if self.can_place(tile):
+                self.current = tile
+                return
+            self.discarded.append(tile.id)
+            self.events.append(Discard(self.turn, tile.id, "G5"))
+        self.current = None
+        self._finish()
+
+    def _finish(self) -> None:
+        if self.finished:
+            return
+        self.final_scoring()
+        self.finished = True
+        self.hash ^= hashing.item("finished")
+        self.events.append(GameEnd(tuple(self.scores), tuple(self.winners())))
+
+
+def group_links(n: int, links: list[tuple[int, int]],
+                joined: Sequence[tuple[int, int]] = ()) -> list[list[int]]:
+    """Per segment of a new tile, the roots it joins, given (segment, neighbour root) links and
+    pairs of its own segments that are joined on the tile itself."""
+    groups: list[list[int]] = [[] for _ in range(n)]
+    if not links:
+        return groups
+    comp = list(range(n))
+
+    def f(a: int) -> int:
+        while comp[a] != a:
+            a = comp[a]
+        return a
+
+    for a0, b0 in joined:
+        a, b = f(a0), f(b0)
+        if a != b:
+            comp[a] = b
+    by_root: dict[int, int] = {}
+    for seg, root in links:
+        if root in by_root:
+            a, b = f(seg), f(by_root[root])
+            if a != b:
+                comp[a] = b
+        else:
+            by_root[root] = seg
+    roots_of: dict[int, list[int]] = {}
+    for root, seg in by_root.items():
+        roots_of.setdefault(f(seg), []).append(root)
+    for i in range(n):
+        groups[i] = roots_of.get(f(i), [])
+    return groups
+
+
+def build_pile(tileset: TileSet, seed: str) -> list[TileType]:
+    """The seeded draw pile (G2): tile-set order, each tile ``count`` times, the start tile once
+    less, then a Fisher-Yates shuffle from ``SeededStream(seed, "pile")``."""
+    pile: list[TileType] = []
+    for t in tileset.tiles:
+        if t.bonus:
+            continue
+        pile.extend([t] * (t.count - (1 if t.start else 0)))
+    SeededStream(seed, "pile").shuffle(pile)
+    return pile
+
+
+class _SharingPickler(pickle.Pickler):
+    """Pickles a state but not its immutable parts (configuration, tile types, family)."""
+
+    def __init__(self, buf: io.BytesIO, state: TileState) -> None:
+        super().__init__(buf, protocol=pickle.HIGHEST_PROTOCOL)
+        self.shared = _shared(state)
+
+    def persistent_id(self, obj: Any) -> Any:
+        return self.shared.get(id(obj))
+
+
+class _SharingUnpickler(pickle.Unpickler):
+    def __init__(self, buf: io.BytesIO, state: TileState) -> None:
+        super().__init__(buf)
+        self.objects = _objects(state)
+
+    def persistent_load(self, pid: Any) -> Any:
+        return self.objects[pid]
+
+
+def _objects(state: TileState) -> list[Any]:
+    return [state.config, state.family, state.tileset, *state.tileset.tiles]
+
+
+def _shared(state: TileState) -> dict[int, int]:
+    return {id(obj): k for k, obj in enumerate(_objects(state))}
