@@ -14,9 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay.cli import main
+from replay.core.errors import LogFormatError
+from replay.core.family import families
+from replay.core.playback import play_through
+from replay.core.record import decode, parse
+from replay.core.verify import Report, verify_data, verify_file
 from replay.generate import dumps, generate_log
-from replay.logfile import decode, parse
-from replay.verify import replay, verify_data, verify_file
+from replay.tiles.state import TileState
 
 from .support import FIXTURES, ROOT, load
 
@@ -44,6 +48,26 @@ def test_L3_corpus_covers_every_kind_of_violation() -> None:
     rules = {e.get("rule") for e in MANIFEST.values()}
     assert {"G4", "G5", "G6", "G11", "L1", "L2", "B1"} <= rules
     assert sum(1 for e in MANIFEST.values() if e["exit"] == 2) >= 8
+
+
+def _game_of(path: Path) -> str | None:
+    """The ``game`` of a log file that is a JSON object naming one (None otherwise)."""
+    try:
+        data = json.loads(path.read_bytes())
+    except ValueError:  # not JSON, or not UTF-8: broken on purpose
+        return None
+    game = data.get("game") if isinstance(data, dict) else None
+    return game if isinstance(game, str) else None
+
+
+def test_L3_corpus_covers_every_family() -> None:
+    """Every family of the registry has a broken log in the corpus: a new family joins the
+    corpus test by registering (and needs its broken logs in fixtures/invalid/)."""
+    assert all((INVALID / name).is_file() for name in MANIFEST)
+    covered = {_game_of(INVALID / name) for name in MANIFEST}
+    missing = sorted(f.name for f in families() if f.name not in covered)
+    assert not missing, f"no broken log in fixtures/invalid/ for {missing}"
+    assert len(families()) >= 2
 
 
 def test_L1_header_names_version_game_players_seed() -> None:
@@ -145,7 +169,7 @@ def test_cli_exit_codes_and_json(capsys: Any) -> None:
 
 def test_cli_missing_file_is_exit_2(capsys: Any) -> None:
     assert main(["verify", "/nonexistent/game.json"]) == 2
-    assert "cannot read file" in capsys.readouterr().out
+    assert "cannot read file '/nonexistent/game.json'" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------------- bad input
@@ -175,12 +199,10 @@ def test_bad_input_deep_nesting_and_odd_json() -> None:
         assert report.exit_code == 2 and report.error is not None
 
 
-def verify_data_text(text: str) -> Any:
-    from replay.errors import LogFormatError
+def verify_data_text(text: str) -> Report:
     try:
         data = decode(text)
     except LogFormatError as exc:
-        from replay.verify import Report
         r = Report("<text>", readable=False)
         r.error = {"path": exc.path, "message": exc.message}
         return r
@@ -228,6 +250,7 @@ def test_rulebook_fixtures_are_valid_and_their_claims_hold() -> None:
 
 def test_replay_upto_gives_intermediate_states() -> None:
     parsed = parse(generate_log("base", 2, 37))
-    full = replay(parsed)
-    half = replay(parsed, upto=30)
-    assert half.hashes == full.hashes[:30] and len(half.game.placements) == 31
+    full = play_through(parsed)
+    half = play_through(parsed, upto=30)
+    assert isinstance(half.state, TileState)
+    assert half.hashes == full.hashes[:30] and len(half.state.placements) == 31

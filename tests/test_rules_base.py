@@ -8,15 +8,33 @@ from typing import Any
 
 import pytest
 
-from replay.errors import IllegalMove
-from replay.game import FigureChoice, Game, GameConfig, Move, Options, Player, build_pile
+from replay.core.errors import IllegalMove
+from replay.core.family import GameConfig, Player, family
+from replay.core.playback import Playback
+from replay.core.verify import verify_data
+from replay.games.carcassonne import CarcassonneState, Move
 from replay.generate import config_for, play_random
-from replay.tileset import SIDE_DELTA, builtin_tileset, parse_tileset
-from replay.verify import verify_data
+from replay.tiles.moves import FigureChoice
+from replay.tiles.state import build_pile
+from replay.tiles.tileset import SIDE_DELTA, builtin_tileset, parse_tileset
 
 from .support import mv, run, score_events, scores_of, table_log
 
 AB = ["Ada", "Ben"]
+DEFAULTS = family("base").option_values({}, ())  # every option of the base game at its default
+
+
+def _new(config: GameConfig) -> CarcassonneState:
+    """The position before the first move of a Carcassonne game."""
+    state = family("base").new_state(config)
+    assert isinstance(state, CarcassonneState)
+    return state
+
+
+def _state(r: Playback) -> CarcassonneState:
+    """The last legal position of a replayed Carcassonne log."""
+    assert isinstance(r.state, CarcassonneState)
+    return r.state
 
 
 def _error(log: dict[str, Any]) -> IllegalMove:
@@ -29,7 +47,7 @@ def _error(log: dict[str, Any]) -> IllegalMove:
 
 
 def test_G1_start_tile_at_origin_in_canonical_orientation() -> None:
-    game = Game(config_for("base", 2, 1))
+    game = _new(config_for("base", 2, 1))
     start = game.board[(0, 0)]
     assert start.tile.id == "D" and start.rot == 0 and start.player is None
     assert start.tile.rotations[0].edges == "CRFR"  # city north, road west-east
@@ -41,7 +59,7 @@ def test_G1_y_grows_south_and_rotation_is_clockwise() -> None:
     assert SIDE_DELTA[0] == (0, -1)  # north neighbour has y - 1
     # a city cap placed north of the start tile, turned to face south, closes the start's city
     r = run(table_log(AB, [mv("E", 0, -1, 180, at="S")]))
-    assert r.error is None and r.game.scores == [2, 0]
+    assert r.error is None and r.state.scores == [2, 0]
 
 
 # ---------------------------------------------------------------- G2 deck
@@ -61,8 +79,8 @@ def test_G2_same_seed_same_pile_and_int_seed_equals_its_text() -> None:
     a = [t.id for t in build_pile(ts, "123")]
     assert a == [t.id for t in build_pile(ts, "123")]
     assert a != [t.id for t in build_pile(ts, "124")]
-    assert run({**_seeded_header(123), "moves": []}).game.current == \
-        run({**_seeded_header("123"), "moves": []}).game.current
+    assert _state(run({**_seeded_header(123), "moves": []})).current == \
+        _state(run({**_seeded_header("123"), "moves": []})).current
 
 
 @pytest.mark.parametrize("seed,first", [
@@ -89,7 +107,7 @@ def test_G3_players_alternate_in_header_order() -> None:
     game, _ = play_random(config_for("base", 3, 5))
     assert game.moves_played >= 60
     r = run(_generated(3, 5))
-    placers = [ev[0]["player"] for ev in r.events]
+    placers = [ev[0].to_json()["player"] for ev in r.events]
     assert placers[:6] == [0, 1, 2, 0, 1, 2]
     assert all(p == i % 3 for i, p in enumerate(placers))
 
@@ -124,7 +142,7 @@ def test_G4_legal_placements_equal_a_brute_force_search() -> None:
     # replay half the game, then compare the engine's list with a naive scan
     log = _generated(2, 11)
     r = run({**log, "moves": log["moves"][:30]})
-    g = r.game
+    g = _state(r)
     assert g.current is not None
     xs = [c[0] for c in g.board]
     ys = [c[1] for c in g.board]
@@ -150,13 +168,13 @@ def test_G4_legal_placements_equal_a_brute_force_search() -> None:
 def test_G4_illegal_move_leaves_state_untouched() -> None:
     log = _generated(2, 3)
     r = run({**log, "moves": log["moves"][:10]})
-    g = r.game
+    g = _state(r)
     before = (g.hash, list(g.scores), [dict(s) for s in g.supply], len(g.board))
     with pytest.raises(IllegalMove):
-        g.play(Move(500, 500, 0))
+        g.apply(Move(500, 500, 0))
     with pytest.raises(IllegalMove):
         x, y, rot = g.legal_placements()[0]
-        g.play(Move(x, y, rot, figure=FigureChoice("follower", "nowhere")))
+        g.apply(Move(x, y, rot, figure=FigureChoice("follower", "nowhere")))
     assert (g.hash, list(g.scores), [dict(s) for s in g.supply], len(g.board)) == before
 
 
@@ -185,28 +203,28 @@ _TINY: dict[str, Any] = {
 
 
 def _tiny_config(seed: str | None) -> GameConfig:
-    return GameConfig("base", (), (Player("Ada", "red"), Player("Ben", "blue")), Options(),
-                      parse_tileset(_TINY, "tiny"), seed)
+    return GameConfig("base", (), (Player("Ada", "red"), Player("Ben", "blue")), DEFAULTS,
+                      seed, parse_tileset(_TINY, "tiny"))
 
 
 def test_G5_seeded_game_discards_unplaceable_tiles_by_itself() -> None:
-    game = Game(_tiny_config("1"))
+    game = _new(_tiny_config("1"))
     # only X can ever be placed: both cities are discarded, before or after it
-    discards = [e for e in game.setup_events if e["type"] == "discard"]
+    discards = [e.to_json() for e in game.setup_events if e.type == "discard"]
     assert game.current is not None and game.current.id == "X"
-    events = game.play(Move(1, 0, 0))
-    discards += [e for e in events if e["type"] == "discard"]
+    events = game.apply(Move(1, 0, 0))
+    discards += [e.to_json() for e in events if e.type == "discard"]
     assert sorted(e["tile"] for e in discards) == ["C", "C"]
     assert all(e["rule"] == "G5" for e in discards)
     assert game.finished and sorted(game.discarded) == ["C", "C"]
 
 
 def test_G5_table_log_discard_is_checked() -> None:
-    game = Game(_tiny_config(None))
-    game.play(Move(tile="C", discard=True))
+    game = _new(_tiny_config(None))
+    game.apply(Move(tile="C", discard=True))
     assert game.turn == 0  # the same player draws again
     with pytest.raises(IllegalMove) as exc:
-        game.play(Move(tile="X", discard=True))
+        game.apply(Move(tile="X", discard=True))
     assert exc.value.rule == "G5" and "can be placed" in exc.value.message
 
 
@@ -229,16 +247,16 @@ def test_G6_farmer_allowed_where_only_a_knight_stands() -> None:
     """Seed 003: "Bleu ne peut placer qu'un paysan, il y a déjà un chevalier dans la ville"."""
     r = run(table_log(AB, [mv("R", 0, -1, 180, at="S"), mv("E", -1, -1, 90, at="W")]))
     assert r.error is None
-    fig = [e for e in r.events[1] if e["type"] == "figure"][0]
+    fig = [e.to_json() for e in r.events[1] if e.type == "figure"][0]
     assert fig["role"] == "farmer" and fig["player"] == 1
 
 
 def test_G6_occupation_seen_through_the_new_tile() -> None:
     """A new tile whose two cities join one occupied feature blocks both."""
-    game = Game(GameConfig("base", (), (Player("A", "red"), Player("B", "blue")), Options(),
-                           builtin_tileset("base-1e"), None))
-    game.play(Move(0, -1, 180, "R", FigureChoice("follower", "S")))
-    game.play(Move(1, 0, 0, "D", FigureChoice("follower", "N")))
+    game = _new(GameConfig("base", (), (Player("A", "red"), Player("B", "blue")), DEFAULTS,
+                           None, builtin_tileset("base-1e")))
+    game.apply(Move(0, -1, 180, "R", FigureChoice("follower", "S")))
+    game.apply(Move(1, 0, 0, "D", FigureChoice("follower", "N")))
     # N turned 270 joins Ada's city (west) and Ben's city (south): no knight may go there
     options = game.figure_options(game.tiles_by_id["N"], 1, -1, 270)
     assert all(o.location not in ("S", "W", "SL", "WR") for o in options)
@@ -247,13 +265,13 @@ def test_G6_occupation_seen_through_the_new_tile() -> None:
 
 def test_G6_no_figure_when_the_supply_is_empty() -> None:
     """B1/G6: seven followers; the eighth placement is refused while none came back."""
-    game = Game(config_for("base", 2, 4))
+    game = _new(config_for("base", 2, 4))
     while game.supply[game.turn]["follower"] > 0 or game.turn != 0:
         assert game.current is not None and not game.finished
         x, y, rot = game.legal_placements()[0]
         figs = game.figure_options(game.current, x, y, rot)
         fields = [f for f in figs if f.kind == "follower"]
-        game.play(Move(x, y, rot, figure=fields[0] if fields and game.turn == 0 else None))
+        game.apply(Move(x, y, rot, figure=fields[0] if fields and game.turn == 0 else None))
     assert game.supply[0]["follower"] == 0
     on_board = [f for f in game.figures_on_board() if f.player == 0]
     assert len(on_board) == 7
@@ -263,7 +281,7 @@ def test_G6_no_figure_when_the_supply_is_empty() -> None:
         for seg in range(len(tile.segments)):
             loc = next((n for n, i in tile.rotations[rot // 90].locations.items() if i == seg))
             with pytest.raises(IllegalMove) as exc:
-                game.play(Move(x, y, rot, figure=FigureChoice("follower", loc)))
+                game.apply(Move(x, y, rot, figure=FigureChoice("follower", loc)))
             assert exc.value.rule == "G6" and "no follower left" in exc.value.message
         break
 
@@ -277,7 +295,7 @@ def test_G7_G8_tied_knights_both_score_in_full() -> None:
     assert r.error is None
     (ev,) = score_events(r)
     assert ev["points"] == 10 and ev["winners"] == [0, 1] and ev["tie"]
-    assert r.game.scores == [10, 10]
+    assert r.state.scores == [10, 10]
 
 
 def test_G8_majority_takes_all() -> None:
@@ -286,7 +304,7 @@ def test_G8_majority_takes_all() -> None:
     r = run(load(FIXTURES / "rulebook" / "b9-final-scoring.json"))
     city7 = [e for e in score_events(r) if e["points"] == 7][0]
     assert city7["winners"] == [2] and city7["strengths"] == {"2": 2, "4": 1}
-    assert r.game.scores[4] == 0
+    assert r.state.scores[4] == 0
 
 
 # ---------------------------------------------------------------- G9 return
@@ -294,9 +312,9 @@ def test_G8_majority_takes_all() -> None:
 
 def test_G9_figure_placed_scores_and_returns_in_one_turn() -> None:
     r = run(table_log(AB, [mv("E", 0, -1, 180, at="S")]))
-    kinds = [e["type"] for e in r.events[0]]
+    kinds = [e.type for e in r.events[0]]
     assert kinds == ["place", "figure", "score", "return"]
-    assert r.game.supply[0]["follower"] == 7
+    assert r.state.supply_of(0)["follower"] == 7
 
 
 # ---------------------------------------------------------------- G10 several completions
@@ -308,7 +326,8 @@ def test_G10_one_tile_completes_several_features_in_fixed_order() -> None:
     for seed in range(40):
         r = run(_generated(2, seed))
         for ev in r.events:
-            play = [e for e in ev if e["type"] == "score" and e["phase"] == "play"]
+            scored = [e.to_json() for e in ev if e.type == "score"]
+            play = [e for e in scored if e["phase"] == "play"]
             if len(play) > 1:
                 seen += 1
                 order = [("road", "city", "cloister").index(e["feature"]) for e in play]
@@ -322,12 +341,12 @@ def test_G10_one_tile_completes_several_features_in_fixed_order() -> None:
 def test_G11_game_ends_when_the_pile_is_empty_and_lists_every_winner() -> None:
     log = _generated(2, 21)
     r = run(log)
-    assert r.game.finished and len(log["moves"]) + len(r.game.discarded) == 71
-    assert r.events[-1][-1]["type"] == "end"
+    g = _state(r)
+    assert g.finished and len(log["moves"]) + len(g.discarded) == 71
+    assert r.events[-1][-1].type == "end"
     extra = {**log, "moves": log["moves"] + [log["moves"][0]]}
     err = _error(extra)
     assert err.rule == "G11" and err.move == len(log["moves"])
-    g = r.game
     g.scores[:] = [50, 50]
     assert g.winners() == [0, 1]
 
@@ -337,12 +356,12 @@ def test_G12_scores_never_decrease() -> None:
         r = run(_generated(4, seed))
         running = [0, 0, 0, 0]
         for ev in r.events:
-            for e in ev:
+            for e in (x.to_json() for x in ev):
                 if e["type"] == "score":
                     assert e["points"] >= 0
                     for p in e["winners"]:
                         running[p] += e["points"]
-        assert running == r.game.scores
+        assert running == r.state.scores
 
 
 # ---------------------------------------------------------------- B rules
@@ -353,7 +372,7 @@ def test_B1_material_72_tiles_7_followers_and_at_most_5_players() -> None:
     assert sum(t.count for t in ts.tiles) == 72
     assert [t.id for t in ts.tiles if t.start] == ["D"]
     assert sum(s.attr("pennants") * t.count for t in ts.tiles for s in t.segments) == 10
-    assert Game(config_for("base", 5, 1)).supply == [{"follower": 7}] * 5
+    assert _new(config_for("base", 5, 1)).supply == [{"follower": 7}] * 5
     report = verify_data(table_log(["a", "b", "c", "d", "e", "f"], []))
     assert report.exit_code == 1 and report.error is not None
     assert report.error["rule"] == "B1" and "IC1" in report.error["message"]
@@ -363,7 +382,7 @@ def test_B2_roles_follow_the_segment() -> None:
     r = run(table_log(["a", "b", "c", "d"], [
         mv("U", 1, 0, 0, at="E"), mv("E", 0, -1, 180, at="S"),
         mv("B", 0, 1, 0, at="cloister"), mv("U", -1, 0, 0, at="N")]))
-    roles = [e["role"] for ev in r.events for e in ev if e["type"] == "figure"]
+    roles = [e.to_json()["role"] for ev in r.events for e in ev if e.type == "figure"]
     assert roles == ["thief", "knight", "monk", "farmer"]
 
 
@@ -386,7 +405,7 @@ def test_B3_completed_roads_score_one_per_tile_in_random_games() -> None:
     for seed in range(30):
         r = run(_generated(2, seed))
         for ev in r.events:
-            for e in ev:
+            for e in (x.to_json() for x in ev):
                 if e["type"] == "score" and e["feature"] == "road" and e["phase"] == "play":
                     assert e["points"] == len(e["cells"])
                     found += 1
@@ -411,14 +430,14 @@ def test_B5_cloister_complete_scores_nine() -> None:
     assert r.error is None
     (ev,) = score_events(r)
     assert (ev["feature"], ev["points"], ev["winners"]) == ("cloister", 9, [0])
-    assert r.game.supply[0]["follower"] == 7
+    assert r.state.supply_of(0)["follower"] == 7
 
 
 def test_B6_farmers_stay_and_fields_do_not_score_during_play() -> None:
     r = run(table_log(AB, [mv("U", -1, 0, 0, at="N"), mv("N", 0, -1, 180),
                            mv("E", 1, -1, 270)]))
     assert r.error is None and not score_events(r)
-    assert r.game.supply[0]["follower"] == 6
+    assert r.state.supply_of(0)["follower"] == 6
 
 
 def test_B7_final_scoring_of_incomplete_features() -> None:
@@ -427,7 +446,7 @@ def test_B7_final_scoring_of_incomplete_features() -> None:
     r = run(load(FIXTURES / "rulebook" / "b9-final-scoring.json"))
     final = sorted((e["feature"], e["points"]) for e in score_events(r) if e["phase"] == "final")
     assert final == [("city", 2), ("city", 7), ("cloister", 5), ("road", 3)]
-    assert r.game.scores == [3, 2, 7, 5, 0]
+    assert r.state.scores == [3, 2, 7, 5, 0]
 
 
 def test_B8_farm_per_city_counts_farmers_of_all_touching_fields() -> None:
@@ -446,7 +465,7 @@ def test_B8_farm_tie_both_score_four() -> None:
     r = run(log)
     farm = [e for e in score_events(r) if e["feature"] == "farm"]
     assert len(farm) == 1 and farm[0]["winners"] == [0, 1] and farm[0]["points"] == 4
-    assert r.game.scores == [4, 4]
+    assert r.state.scores == [4, 4]
 
 
 def test_B8_incomplete_city_gives_farmers_nothing() -> None:

@@ -11,15 +11,16 @@ from typing import Any
 
 import pytest
 
-from replay.errors import IllegalMove
-from replay.features import Figure
-from replay.game import Game, GameConfig, Move, Options, Player, supply_for
-from replay.generate import generate_log
-from replay.logfile import parse
-from replay.rules import hills_sheep
-from replay.rules.base import majority
-from replay.tileset import builtin_tileset, parse_tileset
-from replay.verify import verify_data, verify_file
+from replay.core.errors import IllegalMove
+from replay.core.family import GameConfig, Player, family
+from replay.core.playback import Playback
+from replay.core.record import parse
+from replay.core.verify import verify_data, verify_file
+from replay.games.carcassonne import CarcassonneState, Move, hills_sheep
+from replay.generate import config_for, generate_log
+from replay.tiles.features import Figure
+from replay.tiles.scoring import majority
+from replay.tiles.tileset import builtin_tileset, parse_tileset
 
 from .support import FIXTURES, fixture_log, load, run, score_events
 
@@ -28,6 +29,31 @@ EXP = FIXTURES / "expansions"
 
 def fixture(name: str) -> dict[str, Any]:
     return fixture_log("expansions", name)
+
+
+def _new(config: GameConfig) -> CarcassonneState:
+    """The position before the first move of a Carcassonne game."""
+    state = family("base").new_state(config)
+    assert isinstance(state, CarcassonneState)
+    return state
+
+
+def _state(r: Playback) -> CarcassonneState:
+    """The last legal position of a replayed Carcassonne log."""
+    assert isinstance(r.state, CarcassonneState)
+    return r.state
+
+
+def _sheep(state: CarcassonneState) -> hills_sheep.SheepBag:
+    """The Hills & Sheep part of a game: the bag (HS1) and the tiles under hills (HS7)."""
+    part = state.part("hills-sheep")
+    assert isinstance(part, hills_sheep.SheepBag)
+    return part
+
+
+def _supply(expansions: tuple[str, ...]) -> dict[str, int]:
+    """What each player starts with (B1, IC1, HS1)."""
+    return _new(config_for("base", 2, 1, expansions)).supply_of(0)
 
 
 @pytest.mark.parametrize("path", sorted(EXP.glob("*.json")), ids=lambda p: p.stem)
@@ -40,7 +66,7 @@ def test_expansion_fixtures_verify_with_their_claims(path: Any) -> None:
 def _events(name: str, kind: str) -> list[dict[str, Any]]:
     r = run(fixture(name))
     assert r.error is None
-    return [e for ev in r.events for e in ev if e["type"] == kind]
+    return [e.to_json() for ev in r.events for e in ev if e.type == kind]
 
 
 # ---------------------------------------------------------------- Inns & Cathedrals
@@ -51,7 +77,7 @@ def test_IC1_material_sixth_player_and_large_follower() -> None:
     assert sum(t.count for t in ic.tiles) == 18
     assert sum(1 for t in ic.tiles for s in t.segments if s.attr("inn")) == 6
     assert sum(t.count for t in ic.tiles if any(s.attr("cathedral") for s in t.segments)) == 2
-    assert supply_for("base", ("inns-cathedrals",)) == {"follower": 7, "large-follower": 1}
+    assert _supply(("inns-cathedrals",)) == {"follower": 7, "large-follower": 1}
     log = generate_log("base", 6, 3, ("inns-cathedrals",))
     assert verify_data(log).valid
 
@@ -63,11 +89,11 @@ def test_IC1_large_follower_counts_two() -> None:
 
 def test_IC1_large_follower_returns_and_stays_as_farmer() -> None:
     r = run(fixture("ic1-large-follower-majority"))
-    assert r.game.supply[0] == {"follower": 7, "large-follower": 1}
+    assert r.state.supply_of(0) == {"follower": 7, "large-follower": 1}
     figs = [Figure(0, "large-follower", 1, (0, 0), "N", 2, False),
             Figure(1, "follower", 2, (0, 0), "N", 1, False),
             Figure(1, "follower", 3, (0, 0), "N", 1, False)]
-    game = Game(_config(("inns-cathedrals",)))
+    game = _new(_config(("inns-cathedrals",)))
     assert majority(game, figs) == ([0, 1], {0: 2, 1: 2})  # B8 farms use strength too
 
 
@@ -106,14 +132,15 @@ def test_HS1_material_bag_and_shepherds() -> None:
     assert sum(t.count for t in hs.tiles if t.vineyard) == 8
     bag = Counter(hills_sheep.BAG)
     assert bag == {0: 2, 1: 4, 2: 5, 3: 5, 4: 2} and sum(hills_sheep.BAG) == 37
-    assert supply_for("base", ("hills-sheep",))["shepherd"] == 1
+    assert _supply(("hills-sheep",))["shepherd"] == 1
 
 
 def test_HS2_shepherd_draws_and_blocks_only_shepherds() -> None:
     (draw,) = _events("hs2-shepherd-draws", "sheep")
     assert draw["sheep"] == 3 and draw["rule"] == "HS2"
     r = run(fixture("hs2-shepherd-draws"))
-    assert r.game.bag.count(3) == 4 and len(r.game.bag) == 17
+    bag = _sheep(_state(r)).bag
+    assert bag.count(3) == 4 and len(bag) == 17
     # a farmer may join the shepherd's field; a second shepherd may not
     base = fixture("hs2-shepherd-draws")
     farmer = {**base, "moves": base["moves"] + [
@@ -130,23 +157,24 @@ def test_HS2_wolf_on_placement_sends_the_shepherd_home() -> None:
     base = fixture("hs2-shepherd-draws")
     base["moves"][0]["tokens"] = ["wolf"]
     r = run(base)
-    assert r.error is None and r.game.supply[0]["shepherd"] == 1
-    assert [e["type"] for e in r.events[0]] == ["place", "figure", "sheep", "wolf", "return"]
-    assert r.game.bag.count(0) == 2
+    assert r.error is None and r.state.supply_of(0)["shepherd"] == 1
+    assert [e.type for e in r.events[0]] == ["place", "figure", "sheep", "wolf", "return"]
+    assert _sheep(_state(r)).bag.count(0) == 2
 
 
 def test_HS3_herd_scores_and_returns_everything() -> None:
     r = run(fixture("hs3-herd"))
     (ev,) = score_events(r)
     assert (ev["feature"], ev["points"], ev["rule"]) == ("flock", 3, "HS3")
-    assert sorted(r.game.bag) == sorted(hills_sheep.BAG) and r.game.supply[0]["shepherd"] == 1
+    assert sorted(_sheep(_state(r)).bag) == sorted(hills_sheep.BAG)
+    assert r.state.supply_of(0)["shepherd"] == 1
 
 
 def test_HS3_expand_with_a_wolf_loses_the_flock() -> None:
     r = run(fixture("hs3-expand-wolf"))
-    wolf = [e for ev in r.events for e in ev if e["type"] == "wolf"]
+    wolf = [e.to_json() for ev in r.events for e in ev if e.type == "wolf"]
     assert wolf and wolf[0]["tokens"] == ["3 sheep"]
-    assert sorted(r.game.bag) == sorted(hills_sheep.BAG) and r.game.scores == [0, 0]
+    assert sorted(_sheep(_state(r)).bag) == sorted(hills_sheep.BAG) and r.state.scores == [0, 0]
 
 
 def test_HS3_choice_is_required_and_only_where_allowed() -> None:
@@ -163,11 +191,11 @@ def test_HS3_choice_is_required_and_only_where_allowed() -> None:
 
 def test_HS3_choice_leaves_state_untouched_when_illegal() -> None:
     r = run({**fixture("hs3-herd"), "moves": fixture("hs3-herd")["moves"][:2]})
-    g = r.game
-    before = (g.hash, list(g.bag), list(g.scores))
+    g = _state(r)
+    before = (g.hash, list(_sheep(g).bag), list(g.scores))
     with pytest.raises(IllegalMove):
-        g.play(Move(0, 1, 0, "B"))
-    assert (g.hash, list(g.bag), list(g.scores)) == before
+        g.apply(Move(0, 1, 0, "B"))
+    assert (g.hash, list(_sheep(g).bag), list(g.scores)) == before
 
 
 def test_HS4_shared_flock_scores_for_every_shepherd() -> None:
@@ -193,36 +221,37 @@ def test_HS5_inner_field_draws_then_herds() -> None:
 
 def test_HS6_shepherds_score_nothing_at_the_end() -> None:
     r = run(fixture("hs6-no-score-at-end"))
-    assert r.game.finished and r.game.scores == [0, 0]
+    assert r.state.finished and r.state.scores == [0, 0]
     assert not [e for e in score_events(r) if e["feature"] == "flock"]
 
 
 def test_HS7_hill_hides_the_next_tile_of_the_pile() -> None:
     log = generate_log("base", 3, 8, ("hills-sheep",))
     parsed = parse(log)
-    game = Game(parsed.config)
+    game = parsed.new_state()
+    assert isinstance(game, CarcassonneState)
     hills = 0
     for move in parsed.moves:
         tile = game.current
         assert tile is not None
         following = game.pile[game.pile_pos].id if game.pile_pos < len(game.pile) else None
-        events = game.play(move)
-        hidden = [e["tile"] for e in events if e["type"] == "hidden"]
+        events = game.apply(move)
+        hidden = [e.to_json()["tile"] for e in events if e.type == "hidden"]
         if tile.hill and following is not None:
             hills += 1
             assert hidden == [following]
         else:
             assert hidden == []
     assert hills >= 5 and game.finished
-    total = sum(t.count for t in game.config.tileset.tiles) - 1
-    assert len(game.placements) - 1 + len(game.discarded) + len(game.hidden) == total
+    total = sum(t.count for t in game.config.material.tiles) - 1
+    assert len(game.placements) - 1 + len(game.discarded) + len(_sheep(game).hidden) == total
 
 
 def test_HS7_table_log_hidden_tile_is_counted() -> None:
     log = fixture("hs8-hill-breaks-tie")
     log["moves"][1]["hidden"] = "C"
-    g = run(log).game
-    assert g.hidden == ["C"] and g.remaining["C"] == 0
+    g = _state(run(log))
+    assert _sheep(g).hidden == ["C"] and g.remaining["C"] == 0
     log["moves"][2]["tile"] = "C"
     log["moves"][2].pop("scores", None)
     err = run(log).error
@@ -242,19 +271,19 @@ _HILL_SET: dict[str, Any] = {
 
 
 def _config(expansions: tuple[str, ...], tileset: Any = None, seed: str | None = "1",
-            options: Options | None = None) -> GameConfig:
+            options: dict[str, Any] | None = None) -> GameConfig:
     ts = tileset or builtin_tileset("base-1e")
     return GameConfig("base", expansions, (Player("Ada", "red"), Player("Ben", "blue")),
-                      options or Options(), ts, seed, supply_for("base", expansions))
+                      family("base").option_values(options or {}, expansions), seed, ts)
 
 
 def test_HS7_last_tile_is_a_hill_hides_nothing() -> None:
     """Seed 004, note 5: the last tile may be a hill; nothing goes under it."""
-    game = Game(_config(("hills-sheep",), parse_tileset(_HILL_SET)))
+    game = _new(_config(("hills-sheep",), parse_tileset(_HILL_SET)))
     assert game.current is not None and game.current.id == "H"
-    events = game.play(Move(1, 0, 0, "H"))
-    assert game.finished and game.hidden == []
-    assert not [e for e in events if e["type"] == "hidden"]
+    events = game.apply(Move(1, 0, 0, "H"))
+    assert game.finished and _sheep(game).hidden == []
+    assert not [e for e in events if e.type == "hidden"]
 
 
 def test_HS8_hill_breaks_a_tie_and_several_on_hills_share() -> None:
@@ -269,8 +298,8 @@ def test_HS8_option_count_and_farm_majorities() -> None:
             Figure(0, "follower", 2, (0, 0), "N", 1, True),
             Figure(1, "follower", 3, (0, 0), "N", 1, True),
             Figure(1, "follower", 4, (0, 0), "N", 1, False)]
-    presence = Game(_config(("hills-sheep",)))
-    count = Game(_config(("hills-sheep",), options=Options(hill_tiebreak="count")))
+    presence = _new(_config(("hills-sheep",)))
+    count = _new(_config(("hills-sheep",), options={"hill_tiebreak": "count"}))
     assert majority(presence, figs)[0] == [0, 1]  # note 6: both have a hill follower
     assert majority(count, figs)[0] == [0]  # note 7 / option: more followers on hills
     # farmers (B8) break ties the same way
@@ -317,5 +346,5 @@ def test_expansion_games_round_trip_for_many_seeds_and_players() -> None:
                 assert report.valid and report.finished, report.line()
                 for ev in run(log).events:
                     for e in ev:
-                        seen[e["type"]] += 1
+                        seen[e.type] += 1
     assert seen["sheep"] and seen["wolf"] and seen["hidden"]
