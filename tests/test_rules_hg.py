@@ -8,21 +8,25 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from replay.cli import main
-from replay.errors import IllegalMove
-from replay.features import Feature, Figure
-from replay.game import Game, Move, Options, supply_for
+from replay.core.errors import IllegalMove
+from replay.core.family import GameState, family
+from replay.core.playback import play_through
+from replay.core.record import parse
+from replay.core.verify import verify_data, verify_file
+from replay.games.hunters_gatherers import HuntersGatherersState, Move
+from replay.games.hunters_gatherers.scoring import completed_points, meadow_value, score_meadow
 from replay.generate import config_for, dumps, generate_log, play_random
-from replay.logfile import parse
-from replay.rules.base import majority
-from replay.rules.hunters_gatherers import meadow_value, score_meadow
-from replay.tileset import builtin_tileset
-from replay.verify import replay, verify_data, verify_file
+from replay.tiles.events import Place
+from replay.tiles.features import Feature, Figure
+from replay.tiles.scoring import majority
+from replay.tiles.tileset import DATA_DIR, builtin_tileset
 
 from .support import FIXTURES, fixture_log, load, run, score_events
 
@@ -31,6 +35,18 @@ HG = FIXTURES / "hunters-gatherers"
 
 def fixture(name: str) -> dict[str, Any]:
     return fixture_log("hunters-gatherers", name)
+
+
+def hg(state: GameState) -> HuntersGatherersState:
+    """``state`` as the Hunters & Gatherers state it is."""
+    assert isinstance(state, HuntersGatherersState)
+    return state
+
+
+def new_game(players: int, seed: int) -> HuntersGatherersState:
+    """The position before the first move of a seeded Hunters & Gatherers game."""
+    config = config_for("hunters-gatherers", players, seed)
+    return hg(family("hunters-gatherers").new_state(config))
 
 
 @pytest.mark.parametrize("path", sorted(HG.glob("*.json")), ids=lambda p: p.stem)
@@ -50,16 +66,16 @@ def test_HG1_material() -> None:
     land = [t for t in ts.tiles if not t.bonus]
     assert sum(t.count for t in land) == 79 and sum(t.count for t in ts.tiles if t.bonus) == 12
     assert [t.id for t in ts.tiles if t.start] == ["HG-56"] and ts.reconstruction
-    assert supply_for("hunters-gatherers", ()) == {"follower": 5, "hut": 2}
-    game = Game(config_for("hunters-gatherers", 5, 1))
+    game = new_game(5, 1)
+    assert game.supply == [{"follower": 5, "hut": 2}] * 5  # every seat's start supply
     assert len(game.pile) == 78 and len(game.bonus_stack) == 12
     assert all(not t.bonus for t in game.pile)
 
 
 def test_HG1_bonus_stack_is_seeded() -> None:
-    a = Game(config_for("hunters-gatherers", 2, 7)).bonus_stack
-    b = Game(config_for("hunters-gatherers", 2, 7)).bonus_stack
-    c = Game(config_for("hunters-gatherers", 2, 8)).bonus_stack
+    a = new_game(2, 7).bonus_stack
+    b = new_game(2, 7).bonus_stack
+    c = new_game(2, 8).bonus_stack
     assert [t.id for t in a] == [t.id for t in b] != [t.id for t in c]
 
 
@@ -78,7 +94,7 @@ def test_HG3_figures_and_blocking() -> None:
         report = verify_file(FIXTURES / "invalid" / name)
         assert report.error is not None and report.error["rule"] == rule
     # fishers and huts do not block each other
-    game = Game(config_for("hunters-gatherers", 2, 3))
+    game = new_game(2, 3)
     start_lake = game.figure_options(game.tiles_by_id["HG-46"], -1, 0, 0)
     kinds = {(o.kind, o.location) for o in start_lake}
     assert ("follower", "E") in kinds and ("hut", "E") in kinds
@@ -103,8 +119,7 @@ def test_HG5_forest_scores_two_per_tile_and_mushrooms() -> None:
     feat = Feature("forest", 0, 0, 0)
     feat.tiles = {0, 1, 2}
     feat.counts["mushrooms"] = 1
-    from replay.rules.hunters_gatherers import completed_points
-    assert completed_points(Game(config_for("hunters-gatherers", 2, 1)), feat)[0] == 8
+    assert completed_points(new_game(2, 1), feat)[0] == 8
 
 
 def test_HG6_return_at_end_of_turn_by_default() -> None:
@@ -114,12 +129,12 @@ def test_HG6_return_at_end_of_turn_by_default() -> None:
     log["options"] = {"return_timing": "immediate"}  # seed 000: back at once
     log.pop("claims", None)
     r = run(log)
-    assert r.error is None and r.game.moves_played == len(log["moves"])
+    assert r.error is None and r.state.moves_played == len(log["moves"])
 
 
 def test_HG6_returns_happen_after_the_bonus_tile() -> None:
     r = run(fixture("hg12-forest-10-gold"))
-    last = [e["type"] for e in r.events[3]]
+    last = [e.type for e in r.events[3]]
     assert last.index("return") > max(i for i, t in enumerate(last) if t == "place")
 
 
@@ -129,7 +144,7 @@ def test_HG7_gold_gives_one_bonus_tile_without_chain() -> None:
         log = generate_log("hunters-gatherers", 2, seed)
         r = run(log)
         for i, ev in enumerate(r.events):
-            bonus = [e for e in ev if e["type"] == "place" and e.get("bonus")]
+            bonus = [e for e in ev if isinstance(e, Place) and e.bonus]
             assert len(bonus) <= 1  # one per turn, never a chain
             if bonus:
                 seen["bonus"] += 1
@@ -141,18 +156,19 @@ def test_HG7_gold_gives_one_bonus_tile_without_chain() -> None:
         assert report.error is not None and report.error["rule"] == "HG7", name
 
 
-def _before_the_gold_forest() -> tuple[Game, Move]:
+def _before_the_gold_forest() -> tuple[HuntersGatherersState, Move]:
     """The forest-10 example just before the move that completes it (and earns a bonus)."""
-    parsed = parse(fixture("hg12-forest-10-gold"))
-    game = Game(parsed.config)
-    for mv in parsed.moves[:3]:
-        game.play(mv)
-    return game, parsed.moves[3]
+    record = parse(fixture("hg12-forest-10-gold"))
+    game = hg(record.new_state())
+    for mv in record.moves[:3]:
+        game.apply(mv)
+    land = record.moves[3]
+    assert isinstance(land, Move)
+    return game, land
 
 
 def test_HG7_bonus_is_a_separate_atomic_step() -> None:
     game, land = _before_the_gold_forest()
-    from dataclasses import replace
     game.step(replace(land, bonus=None))
     assert game.bonus_due and game.moves_played == 3
     before = game.hash
@@ -167,7 +183,8 @@ def test_HG7_bonus_is_a_separate_atomic_step() -> None:
 def test_HG8_river_networks_join_through_lakes() -> None:
     seen = 0
     for seed in range(20):
-        game, _ = play_random(config_for("hunters-gatherers", 2, seed))
+        state, _ = play_random(config_for("hunters-gatherers", 2, seed))
+        game = hg(state)
         for net in game.net_features():
             lakes = [n for n in _nodes(game, net) if game.graph.of(n).type == "lake"]
             assert net.counts.get("fish", 0) == sum(
@@ -179,12 +196,13 @@ def test_HG8_river_networks_join_through_lakes() -> None:
     assert seen > 0
 
 
-def _nodes(game: Game, net: Feature) -> list[int]:
+def _nodes(game: HuntersGatherersState, net: Feature) -> list[int]:
     return [n for n in range(len(game.net.parent)) if game.net.find(n) == game.net.find(net.first)]
 
 
 def test_HG9_followers_on_unfinished_forests_go_home_huts_and_hunters_stay() -> None:
-    game, _ = play_random(config_for("hunters-gatherers", 3, 4))
+    state, _ = play_random(config_for("hunters-gatherers", 3, 4))
+    game = hg(state)
     assert game.finished
     for fig in game.figures_on_board():
         feat = (game.net.of(fig.node) if fig.kind == "hut" else game.graph.of(fig.node))
@@ -212,7 +230,7 @@ def test_HG11_HG12_the_four_rulebook_meadows(animals: dict[str, int], hunters: d
     assert meadow_value(feat)[0] == points
     figs = [Figure(p, "follower", 0, (0, 0), "N", 1, False)
             for p, n in hunters.items() for _ in range(n)]
-    game = Game(config_for("hunters-gatherers", 2, 1))
+    game = new_game(2, 1)
     assert majority(game, figs)[0] == winners
 
 
@@ -220,21 +238,20 @@ def test_HG11_fire_drives_tigers_away_and_sacred_place_wins_alone() -> None:
     feat = Feature("meadow", 0, 0, 0)
     feat.counts.update({"deer": 2, "tiger": 2, "fire": 1})
     assert meadow_value(feat)[0] == 4
-    game = Game(config_for("hunters-gatherers", 2, 1))
+    game = new_game(2, 1)
     feat.figures = [Figure(0, "follower", 0, (0, 0), "N", 1, False),
                     Figure(0, "follower", 0, (0, 0), "N", 1, False),
                     Figure(1, "follower", 0, (0, 0), "N", 1, False)]
     feat.flags.add("sacred:1")
     game.events = []
     score_meadow(game, feat)
-    assert game.scores == [0, 4] and game.events[0]["winners"] == [1]
+    assert game.scores == [0, 4] and game.events[0].to_json()["winners"] == [1]
     # the sacred flag is set by a hunter placed on the sacred tile's meadow (fixture)
     r = run(fixture("hg12-forest-tie-10"))
-    assert any(f.startswith("sacred:") for feat in r.game.features() for f in feat.flags)
+    assert any(f.startswith("sacred:") for feat in hg(r.state).features() for f in feat.flags)
 
 
 def test_HG13_corrected_tile_set_file_is_used_and_recorded(tmp_path: Path) -> None:
-    from replay.tileset import DATA_DIR
     data = json.loads((DATA_DIR / "hunters-gatherers.json").read_text())
     data["id"] = "hg-corrected"
     data["tiles"][0]["segments"][-1]["fish"] = 3  # a corrected lake
@@ -256,20 +273,19 @@ def test_hg_games_round_trip_for_many_seeds_and_players() -> None:
             log = generate_log("hunters-gatherers", players, seed)
             report = verify_data(json.loads(dumps(log)))
             assert report.valid and report.finished, report.line()
-    opts = Options(return_timing="immediate")
+    opts = {"return_timing": "immediate"}
     log = generate_log("hunters-gatherers", 4, 3, options=opts)
     assert log["options"] == {"return_timing": "immediate"} and verify_data(log).valid
-    r = replay(parse(log))
-    assert r.game.finished
+    r = play_through(parse(log))
+    assert r.state.finished
 
 
 def test_HG7_illegal_bonus_in_play_leaves_the_state_untouched() -> None:
     game, land = _before_the_gold_forest()
     before = (game.hash, list(game.scores), game.moves_played, len(game.board))
-    from dataclasses import replace
     for bad in (replace(land, bonus=None), replace(land, bonus=Move(9, 9, 0, "HG-85"))):
         with pytest.raises(IllegalMove):
-            game.play(bad)
+            game.apply(bad)
         assert (game.hash, list(game.scores), game.moves_played, len(game.board)) == before
-    game.play(land)
+    game.apply(land)
     assert game.scores == [10, 0]

@@ -12,12 +12,17 @@ import pytest
 
 from replay import svg
 from replay.cli import main
-from replay.game import Game, Move
+from replay.core.events import Score
+from replay.core.family import GameConfig, GameState, family
+from replay.core.playback import CHECKPOINT, play_through
+from replay.core.record import parse
+from replay.games import carcassonne, hunters_gatherers
 from replay.generate import config_for, dumps, generate_log
-from replay.logfile import parse
-from replay.svg_tiles import rotate_point, tile_art
-from replay.tileset import builtin_tileset
-from replay.verify import replay
+from replay.tiles.art import rotate_point, tile_art
+from replay.tiles.events import Place
+from replay.tiles.moves import FigureChoice
+from replay.tiles.state import TileState
+from replay.tiles.tileset import TileType, builtin_tileset
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -31,15 +36,21 @@ def view_box(text: str) -> tuple[float, float, float, float]:
     return x, y, w, h
 
 
+def tiles(state: GameState) -> TileState:
+    """``state`` as the tile-laying state every family here plays."""
+    assert isinstance(state, TileState)
+    return state
+
+
 @pytest.fixture(scope="module")
 def base4() -> dict[str, Any]:
     return generate_log("base", 4, 3)
 
 
 def first_scoring_move(log: dict[str, Any]) -> int:
-    r = replay(parse(log))
+    r = play_through(parse(log))
     for i, events in enumerate(r.events):
-        if any(e["type"] == "score" and e["phase"] == "play" for e in events):
+        if any(isinstance(e, Score) and e.phase == "play" for e in events):
             return i + 1
     raise AssertionError("no move scored during play")
 
@@ -60,7 +71,7 @@ def test_board_is_well_formed_and_fits_every_tile(base4: dict[str, Any]) -> None
     root = xml(picture)
     assert root.tag == f"{NS}svg"
     x, y, w, h = view_box(picture)
-    game = replay(parsed).game
+    game = tiles(play_through(parsed).state)
     for cx, cy in game.board:
         assert x <= cx * 100 and cx * 100 + 100 <= x + w
         assert y <= cy * 100 and cy * 100 + 100 <= y + h
@@ -85,14 +96,73 @@ def test_render_is_a_pure_function_of_the_position(base4: dict[str, Any]) -> Non
     assert svg.render(parse(base4), 31) != a
 
 
+@pytest.mark.parametrize("game,expansions", [
+    ("base", ()),
+    ("base", ("inns-cathedrals", "hills-sheep")),
+    ("hunters-gatherers", ()),
+])
+def test_board_of_a_kept_position_equals_the_board_of_the_same_moves_played_by_hand(
+        game: str, expansions: tuple[str, ...]) -> None:
+    """The picture is a pure function of the state: position ``n`` of the kept playback (a
+    checkpoint copy plus the moves after it, or the last state's copy) and a fresh state with
+    the first ``n`` moves applied by hand draw the same bytes, with the same events too."""
+    record = parse(generate_log(game, 3, 11, expansions))
+    last = record.playback.last
+    assert last > 2 * CHECKPOINT + 3
+    for n in sorted({0, 1, CHECKPOINT - 1, CHECKPOINT, CHECKPOINT + 5, 2 * CHECKPOINT + 3,
+                     last - 1, last}):
+        pos = record.playback.position(n)
+        by_hand = record.new_state()
+        events = list(by_hand.setup_events)
+        for move in record.moves[:n]:
+            events = by_hand.apply(move)
+        assert pos.state.state_hash == by_hand.state_hash, n
+        picture = svg.board(pos.state)
+        assert picture == svg.board(by_hand), n
+        assert picture == svg.board(pos.state), n  # drawing leaves the state alone
+        assert svg.board(pos.state, events=pos.events) == svg.board(by_hand, events=events), n
+
+
+def test_render_does_not_replay_the_log_from_its_start_each_time(
+        base4: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``render`` reads the playback kept on the record (``record.playback``, built once): a
+    position is a copy of the last state, or of the checkpoint kept every ``CHECKPOINT`` moves
+    with the moves after it applied; only a position before the first checkpoint (a
+    checkpoint miss) starts again from a new state."""
+    record = parse(base4)
+    fam = type(record.family)
+    state_class = carcassonne.CarcassonneState
+    new_state, apply = fam.new_state, state_class.apply
+    calls = {"new_state": 0, "apply": 0}
+
+    def counting_new_state(self: Any, config: GameConfig) -> Any:
+        calls["new_state"] += 1
+        return new_state(self, config)
+
+    def counting_apply(self: Any, move: Any) -> Any:
+        calls["apply"] += 1
+        return apply(self, move)
+
+    monkeypatch.setattr(fam, "new_state", counting_new_state)
+    monkeypatch.setattr(state_class, "apply", counting_apply)
+    moves = len(record.moves)
+    assert moves > 3 * CHECKPOINT
+    ns = [3, CHECKPOINT + 4, 2 * CHECKPOINT + 7, moves - 1, moves]
+    pictures = [svg.render(record, n) for n in ns]
+    misses = sum(1 for n in ns if n < CHECKPOINT)
+    assert calls["new_state"] <= 1 + misses == 2  # the playback, and position 3
+    assert calls["apply"] <= moves + sum(n % CHECKPOINT for n in ns)  # never from move 0 again
+    assert len(set(pictures)) == len(pictures)
+
+
 def test_last_tile_outlined(base4: dict[str, Any]) -> None:
     parsed = parse(base4)
     picture = svg.render(parsed, 12)
-    place = next(e for e in replay(parsed, upto=12).events[-1] if e["type"] == "place")
+    place = next(e for e in play_through(parsed, upto=12).events[-1] if isinstance(e, Place))
     rect = xml(picture).find(f".//{NS}rect[@class='last']")
     assert rect is not None
-    assert float(rect.attrib["x"]) == place["x"] * 100 + 2.5
-    assert float(rect.attrib["y"]) == place["y"] * 100 + 2.5
+    assert float(rect.attrib["x"]) == place.x * 100 + 2.5
+    assert float(rect.attrib["y"]) == place.y * 100 + 2.5
     assert 'class="last"' not in svg.render(parsed, 0)
 
 
@@ -104,7 +174,7 @@ def test_features_scored_on_this_move_are_emphasized(base4: dict[str, Any]) -> N
     scored = root.find(f".//{NS}g[@class='scored']")
     assert scored is not None and len(scored) > 0
     popups = [t.text for t in root.findall(f".//{NS}g[@class='popup']/{NS}text")]
-    points = [e["points"] for e in replay(parsed, upto=n).events[-1] if e["type"] == "score"]
+    points = [e.points for e in play_through(parsed, upto=n).events[-1] if isinstance(e, Score)]
     assert popups and all(p.startswith("+") for p in popups if p)
     assert {f"+{p}" for p in points} <= set(popups)
     assert 'class="scored"' not in svg.render(parsed, n - 1) or n - 1 == 0
@@ -113,7 +183,7 @@ def test_features_scored_on_this_move_are_emphasized(base4: dict[str, Any]) -> N
 def test_figures_in_player_colours_and_farmers_lying(base4: dict[str, Any]) -> None:
     parsed = parse(base4)
     picture = svg.render(parsed, 40)
-    game = replay(parsed, upto=40).game
+    game = tiles(play_through(parsed, upto=40).state)
     figures = xml(picture).findall(f".//{NS}g[@class='figures']/{NS}use")
     assert len(figures) == len(game.figures_on_board())
     colours = {svg.player_colour(p.colour) for p in game.players}
@@ -192,20 +262,36 @@ def test_rotation_turns_anchors_clockwise() -> None:
     assert rotate_point((0, 0), 2) == (100, 100)
 
 
-def _play_until(config_args: tuple[Any, ...], kind: str, limit: int = 120) -> Game:
+def _flock_required(game: TileState, tile: TileType, x: int, y: int, rot: int) -> bool:
+    """HS3: whether the placement needs a flock choice (only Carcassonne has flocks)."""
+    return (isinstance(game, carcassonne.CarcassonneState)
+            and bool(game.flock_required(tile, x, y, rot)))
+
+
+def _move(game: TileState, x: int, y: int, rot: int, tile: str,
+          figure: FigureChoice | None) -> Any:
+    """A move of the family ``game`` plays."""
+    if isinstance(game, carcassonne.CarcassonneState):
+        return carcassonne.Move(x, y, rot, tile, figure)
+    return hunters_gatherers.Move(x, y, rot, tile, figure)
+
+
+def _play_until(config_args: tuple[Any, ...], kind: str, limit: int = 120) -> TileState:
     """Play a seeded game, taking the first legal move that places a figure of ``kind``."""
-    game = Game(config_for(*config_args))
+    config = config_for(*config_args)
+    game = tiles(family(config.game).new_state(config))
     for _ in range(limit):
         tile = game.current
         assert tile is not None
         options = game.legal_placements(tile)
         for x, y, rot in options:
             figs = [f for f in game.figure_options(tile, x, y, rot) if f.kind == kind]
-            if figs and not game.flock_required(tile, x, y, rot):
-                game.play(Move(x, y, rot, tile.id, figs[0]))
+            if figs and not _flock_required(game, tile, x, y, rot):
+                game.apply(_move(game, x, y, rot, tile.id, figs[0]))
                 return game
-        x, y, rot = next((o for o in options if not game.flock_required(tile, *o)), options[0])
-        game.play(Move(x, y, rot, tile.id, None))
+        x, y, rot = next((o for o in options if not _flock_required(game, tile, *o)),
+                         options[0])
+        game.apply(_move(game, x, y, rot, tile.id, None))
     raise AssertionError(f"no {kind} could be placed")
 
 
@@ -256,10 +342,10 @@ def test_failing_move_shows_the_rule_and_reason_on_the_board(base4: dict[str, An
     """L3: the board stops before the illegal move (here G4) and says why."""
     bad = broken(base4, 6)
     parsed = parse(bad)
-    assert svg.last_position(parsed) == 7
+    assert parsed.playback.last == 7
     pos = svg.position(parsed)
     assert pos.n == 7 and pos.failure is not None and pos.failure.rule == "G4"
-    assert len(pos.game.placements) == 7  # the start tile and the 6 legal moves
+    assert len(tiles(pos.state).placements) == 7  # the start tile and the 6 legal moves
     picture = svg.render(parsed)
     assert picture == svg.render(parsed, 7)
     root = xml(picture)

@@ -14,8 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from replay.errors import TileSetError
-from replay.tileset import DATA_DIR, TileSet, TileType, builtin_tileset, load_tileset_file
+from replay.core.errors import TileSetError
+from replay.tiles.tileset import (
+    DATA_DIR,
+    TileSet,
+    TileType,
+    builtin_tileset,
+    load_tileset_file,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE = DATA_DIR / "hunters-gatherers.json"
