@@ -16,12 +16,17 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from replay import svg
+from replay.core.events import GameEnd, Score
+from replay.core.family import family
+from replay.core.playback import CHECKPOINT, play_through
+from replay.core.record import parse
+from replay.core.verify import verify_data
+from replay.games.carcassonne import CarcassonneState
+from replay.games.hunters_gatherers.events import BonusTile
 from replay.generate import dumps, generate_log
-from replay.logfile import parse
-from replay.verify import replay, verify_data
+from replay.tiles.events import Discard, FigureReturned
 from web import db as store
 from web.app import create_app
-from web.explain import explain, majority
 from web.games import GAME_ID, summarise
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "invalid"
@@ -220,12 +225,23 @@ def test_get_position(client: FlaskClient, text2: str, log2: dict[str, Any]) -> 
     assert state["move"] == 10 and state["last"] == len(log2["moves"])
     assert state["scores"] == {p["name"]: p["score"] for p in state["players"]}
     assert state["events"][0]["type"] == "place"
+    assert set(state["events"][0]) == {"type", "player", "tile", "x", "y", "rotation"}
     assert state["explanations"][0].startswith("Ben (blue) placed tile")  # move 10: seat 2
     assert state["svg_url"].endswith(f"/games/{game_id}/moves/10.svg")
     assert isinstance(state["tiles_left"], int) and state["next_tile"]
     final = client.get(f"/api/games/{game_id}/moves/{state['last']}").get_json()
     assert final["finished"] is True
     assert final["scores"] == log2["claims"]["final_scores"]
+    keys = {"score": {"type", "phase", "feature", "points", "winners", "strengths", "detail",
+                      "rule", "tie", "cells"},
+            "end": {"type", "scores", "winners"}}
+    assert {e["type"] for e in final["events"]} >= {"score", "end"}
+    for e in final["events"]:  # the event objects of the API keep their fields
+        assert set(e) == keys.get(e["type"], set(e))
+        if e["type"] == "score":
+            assert all(isinstance(k, str) for k in e["strengths"]) and isinstance(e["tie"], bool)
+    assert final["events"][-1] == {"type": "end", "scores": list(final["scores"].values()),
+                                   "winners": final["events"][-1]["winners"]}
     assert client.get(f"/api/games/{game_id}/moves/{state['last'] + 1}").status_code == 404
     assert client.get(f"/api/games/{game_id}/moves/-1").status_code == 404
 
@@ -379,13 +395,43 @@ def test_viewer_page(client: FlaskClient, text2: str, log2: dict[str, Any]) -> N
 def test_viewer_explains_the_scoring_of_a_move(client: FlaskClient) -> None:
     log = generate_log("base", 4, 3)
     game_id = stored_id(client, dumps(log))
-    r = replay(parse(log))
+    r = play_through(parse(log))
     n = next(i + 1 for i, ev in enumerate(r.events)
-             if any(e["type"] == "score" and e["phase"] == "play" for e in ev))
+             if any(isinstance(e, Score) and e.phase == "play" for e in ev))
     page = client.get(f"/games/{game_id}/moves/{n}").get_data(as_text=True)
-    event = next(e for e in r.events[n - 1] if e["type"] == "score")
-    assert event["detail"] in page.replace("&amp;", "&")
-    assert "scores " + str(event["points"]) in page or "score " + str(event["points"]) in page
+    event = next(e for e in r.events[n - 1] if isinstance(e, Score))
+    assert event.detail in page.replace("&amp;", "&")
+    assert "scores " + str(event.points) in page or "score " + str(event.points) in page
+
+
+def test_viewer_does_not_replay_every_position_from_the_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game is replayed once (its playback keeps a copy of the state every CHECKPOINT moves);
+    a position starts from the nearest copy, so only positions before the first copy start
+    from a new state."""
+    log = generate_log("base", 4, 7)
+    path = str(tmp_path / "c.db")
+    game_id = stored_id(create_app({"DATABASE": path}).test_client(), dumps(log))
+    client = create_app({"DATABASE": path}).test_client()  # a fresh cache: nothing replayed
+    made: list[int] = []
+    new_state = CarcassonneState.__init__
+
+    def counting(self: CarcassonneState, *args: Any, **kwargs: Any) -> None:
+        made.append(1)
+        new_state(self, *args, **kwargs)
+
+    monkeypatch.setattr(CarcassonneState, "__init__", counting)
+    assert family("base").new_state(parse(log).config) is not None and len(made) == 1
+    made.clear()
+    last = len(log["moves"])
+    positions = [last * k // 10 for k in range(1, 11)]
+    assert len(set(positions)) == 10 and positions[-1] == last
+    for n in positions:
+        r = client.get(f"/games/{game_id}/moves/{n}")
+        assert r.status_code == 200 and f"move <b>{n}</b>" in r.get_data(as_text=True)
+    early = sum(1 for n in positions if n < CHECKPOINT)
+    assert early == 2
+    assert len(made) <= 1 + early  # the one replay of the whole game, and positions 7 and 14
 
 
 def test_svg_route_draws_the_same_picture_as_the_cli(client: FlaskClient, text2: str) -> None:
@@ -463,28 +509,31 @@ def test_game_ids_are_hex() -> None:
 def test_tie_explained_as_both_score() -> None:
     """G8: tied players all receive the full points."""
     players = parse(generate_log("base", 2, 1)).config.players
-    event = {"type": "score", "phase": "play", "feature": "city", "points": 10,
-             "winners": [0, 1], "strengths": {"0": 1, "1": 1}, "rule": "B4",
-             "detail": "city: 4 tiles × 2 + 1 pennant × 2 = 10", "tie": True, "cells": []}
-    assert explain(event, players) == ("city: 4 tiles × 2 + 1 pennant × 2 = 10; Ada (red) and "
-                                       "Ben (blue) tie 1–1, both score 10 (B4)")
-    event.update(winners=[1], strengths={"0": 1, "1": 2})
-    assert majority(event, players) == ("Ben (blue) wins 2–1 and scores 10; Ada (red) score "
-                                        "nothing")
-    event.update(winners=[0], strengths={"0": 1})
-    assert majority(event, players) == "Ada (red) scores 10"
+    event = Score(phase="play", feature="city", points=10, winners=(0, 1),
+                  strengths=((0, 1), (1, 1)), detail="city: 4 tiles × 2 + 1 pennant × 2 = 10",
+                  rule="B4", cells=[])
+    assert event.tie
+    assert event.explain(players) == ("city: 4 tiles × 2 + 1 pennant × 2 = 10; Ada (red) and "
+                                      "Ben (blue) tie 1–1, both score 10 (B4)")
+    event = event._replace(winners=(1,), strengths=((0, 1), (1, 2)))
+    assert not event.tie
+    assert event.majority(players) == ("Ben (blue) wins 2–1 and scores 10; Ada (red) score "
+                                       "nothing")
+    event = event._replace(winners=(0,), strengths=((0, 1),))
+    assert event.majority(players) == "Ada (red) scores 10"
 
 
 def test_every_event_type_is_explained() -> None:
     players = parse(generate_log("base", 2, 1)).config.players
-    assert explain({"type": "discard", "player": 0, "tile": "X", "rule": "G5"},
-                   players).startswith("tile X could not be placed")
-    assert explain({"type": "end", "scores": [3, 3], "winners": [0, 1]},
-                   players) == "game over: Ada 3, Ben 3; Ada (red) and Ben (blue) win"
-    assert explain({"type": "return", "player": 1, "kind": "follower", "x": 0, "y": 1,
-                    "location": "N"}, players).startswith("Ben (blue)'s follower")
-    assert explain({"type": "bonus", "player": 0, "tile": "HG-80"},
-                   players) == "bonus: player Ada (red), tile HG-80"
+    assert Discard(player=0, tile="X", rule="G5").explain(
+        players).startswith("tile X could not be placed")
+    assert GameEnd(scores=(3, 3), winners=(0, 1)).explain(
+        players) == "game over: Ada 3, Ben 3; Ada (red) and Ben (blue) win"
+    assert FigureReturned(player=1, kind="follower", x=0, y=1, location="N").explain(
+        players).startswith("Ben (blue)'s follower")
+    # a kind without a sentence of its own says its fields (the bonus event carries HG7)
+    assert BonusTile(player=0, tile="HG-80", rule="HG7").explain(
+        players) == "bonus: player Ada (red), tile HG-80, rule HG7"
 
 
 @pytest.mark.parametrize("args", [("base", 4, 3, ()),
@@ -493,10 +542,10 @@ def test_every_event_type_is_explained() -> None:
 def test_score_chart_is_the_sum_of_score_events(args: tuple[Any, ...]) -> None:
     """G12: the scores after each move are the sum of the score events so far."""
     parsed = parse(generate_log(*args))
-    summary = summarise(parsed)
+    summary = summarise(parsed, parsed.playback)
     for n in range(0, summary.last + 1, 7):
-        assert list(summary.scores[n]) == replay(parsed, upto=n).game.scores
-    assert list(summary.scores[-1]) == replay(parsed).game.scores
+        assert list(summary.scores[n]) == play_through(parsed, upto=n).state.scores
+    assert list(summary.scores[-1]) == play_through(parsed).state.scores
 
 
 def test_upload_form_takes_a_large_pasted_log(client: FlaskClient, text2: str) -> None:
