@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from replay.generate import dumps, generate_log
-from replay.logfile import decode
-from replay.verify import verify_data
+from replay.core.record import decode
+from replay.core.verify import verify_data
 
 CONFIGS: list[tuple[str, str, int, tuple[str, ...], float, float]] = [
     # label, game, players, expansions, generation target, verification target

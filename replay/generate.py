@@ -43,7 +43,7 @@ def play_random(config: GameConfig) -> tuple[GameState, list[dict[str, Any]]]:
 
 
 def generate_log(
-    game: str = "base", players: int = 2, seed: int | str = 0,
+    game: str, players: int = 2, seed: int | str = 0,
     expansions: Sequence[str] = (), options: Mapping[str, Any] | None = None,
     material: Any = None,
 ) -> dict[str, Any]:

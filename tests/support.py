@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from replay.logfile import parse
-from replay.verify import Replay, replay
+from replay.core.playback import Playback, play_through
+from replay.core.record import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -33,18 +33,19 @@ def mv(tile: str, x: int, y: int, rotation: int = 0, at: str | None = None,
     return move
 
 
-def run(log: dict[str, Any]) -> Replay:
-    return replay(parse(log))
+def run(log: dict[str, Any]) -> Playback:
+    return play_through(parse(log))
 
 
 def scores_of(log: dict[str, Any]) -> dict[str, int]:
     r = run(log)
     assert r.error is None, r.error
-    return {p.name: s for p, s in zip(r.game.players, r.game.scores, strict=True)}
+    return {p.name: s for p, s in zip(r.state.players, r.state.scores, strict=True)}
 
 
-def score_events(r: Replay) -> list[dict[str, Any]]:
-    return [e for move in r.events for e in move if e["type"] == "score"]
+def score_events(r: Playback) -> list[dict[str, Any]]:
+    """The score events of a replay, as their JSON."""
+    return [e.to_json() for move in r.events for e in move if e.type == "score"]
 
 
 def load(path: Path) -> Any:

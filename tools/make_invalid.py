@@ -12,9 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from replay.core.playback import play_through
+from replay.core.record import parse
 from replay.generate import dumps, generate_log
-from replay.logfile import parse
-from replay.verify import replay
 
 OUT = Path(__file__).resolve().parent.parent / "fixtures" / "invalid"
 
@@ -78,7 +78,7 @@ def main() -> None:
            lambda d: d["moves"][10].__setitem__("scores", {"Ada": 999, "Ben": 0}))
 
     # edge mismatch: a legal cell of move 8 but a rotation whose sides do not match
-    g = replay(parse(good), upto=8).game
+    g = play_through(parse(good), upto=8).state
     x, y, rot = g.legal_placements()[0]
     legal = {r for (a, b, r) in g.legal_placements() if (a, b) == (x, y)}
     bad_rot = next(r for r in (0, 90, 180, 270) if r not in legal)
@@ -162,17 +162,17 @@ def _expansion_logs(logs: dict[str, tuple[Any, dict[str, Any]]]) -> None:
         "players": [{"name": f"P{i}"} for i in range(7)]}, {"exit": 2, "path": "/players"})
     # a seeded game with both expansions whose first shepherd draw is misreported
     seeded = generate_log("base", 3, 4, ("inns-cathedrals", "hills-sheep"))
-    game = replay(parse(seeded))
+    game = play_through(parse(seeded))
     first = next(i for i, ev in enumerate(game.events)
-                 if any(e["type"] == "sheep" for e in ev))
-    drawn = next(e["sheep"] for e in game.events[first] if e["type"] == "sheep")
+                 if any(e.type == "sheep" for e in ev))
+    drawn = next(e.to_json()["sheep"] for e in game.events[first] if e.type == "sheep")
     seeded["moves"][first]["tokens"] = ["wolf" if drawn else 1]
     logs["hs-wrong-seeded-token"] = (seeded, {"exit": 1, "rule": "L1", "move": first})
 
 
 def _hunters_gatherers_logs(logs: dict[str, tuple[Any, dict[str, Any]]]) -> None:
     """HG violations, cut out of seeded games where the situation arises."""
-    from replay.tileset import location_name
+    from replay.tiles.tileset import location_name
 
     def seeded(seed: int) -> dict[str, Any]:
         return generate_log("hunters-gatherers", 3, seed)
@@ -180,7 +180,7 @@ def _hunters_gatherers_logs(logs: dict[str, tuple[Any, dict[str, Any]]]) -> None
     # HG3: a hut on a forest
     log = seeded(1)
     parsed = parse(log)
-    game = replay(parsed, upto=0).game
+    game: Any = parsed.new_state()
     for i, mv in enumerate(parsed.moves):
         land = game.tiles_by_id[log["moves"][i]["tile"]]
         rot = land.rotations[mv.rotation // 90]
@@ -190,20 +190,20 @@ def _hunters_gatherers_logs(logs: dict[str, tuple[Any, dict[str, Any]]]) -> None
             logs["hg3-hut-on-forest"] = ({**log, "moves": log["moves"][:i] + [bad]},
                                          {"exit": 1, "rule": "HG3", "move": i})
             break
-        game.play(mv)
+        game.apply(mv)
     # HG3: a second hut in a river network; HG7: a bonus tile when no gold; HG6: a follower
     # recovered this turn put on the bonus tile
     found: set[str] = set()
     for seed in range(200):
         log = seeded(seed)
         parsed = parse(log)
-        game = replay(parsed, upto=0).game
+        game = parsed.new_state()
         for i, mv in enumerate(parsed.moves):
             tile = game.current
             assert tile is not None
             p = game.turn
             if "hut" not in found and mv.figure is None and game.supply[p]["hut"] > 0:
-                groups = game._prospective(tile, (mv.x, mv.y), mv.rotation // 90, net=True)
+                groups, _ = game._groups_for("hut", tile, (mv.x, mv.y), mv.rotation // 90)
                 rot = tile.rotations[mv.rotation // 90]
                 for seg in tile.segments:
                     if seg.type in ("river", "lake") and game._occupied(
@@ -223,7 +223,7 @@ def _hunters_gatherers_logs(logs: dict[str, tuple[Any, dict[str, Any]]]) -> None
                     {"exit": 1, "rule": "HG7", "move": i})
                 found.add("nogold")
             if "recovered" not in found and mv.bonus is not None:
-                trial = replay(parsed, upto=i).game
+                trial: Any = play_through(parsed, upto=i).state
                 trial.step(replace_bonus(mv))
                 if trial.supply[p]["follower"] == 0 and any(
                         f.player == p for _, f in trial.pending_returns):
@@ -244,7 +244,7 @@ def _hunters_gatherers_logs(logs: dict[str, tuple[Any, dict[str, Any]]]) -> None
                                 break
                         if "recovered" in found:
                             break
-            game.play(mv)
+            game.apply(mv)
         if found >= {"hut", "nogold", "recovered"}:
             break
     # HG7: a bonus tile drawn as a land tile, and a chained bonus tile

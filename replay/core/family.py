@@ -5,7 +5,7 @@ and its drawing; a **state** (``GameState``) is one position of one game of it, 
 move. The split follows OpenSpiel's Game/State; the registry follows python-chess's variants.
 The core (log envelope, replay loop, verifier, CLI, web app) talks only to these two classes.
 
-Families register themselves when ``replay.families`` is imported; ``families()`` and
+Families register themselves when ``replay.games`` is imported; ``families()`` and
 ``family(name)`` do that import on first use.
 """
 
@@ -295,7 +295,7 @@ def register(family: Family) -> Family:
 
 def _load() -> None:
     if not _REGISTRY:
-        importlib.import_module("replay.families")
+        importlib.import_module("replay.games")
 
 
 def families() -> tuple[Family, ...]:

@@ -1,6 +1,6 @@
 """The game families this service plays; importing this package registers them all.
 
-A new family is a package here that calls ``replay.core.family.register`` on import, and a
+A new family is a package here (``replay.games.<name>``) that calls ``replay.core.family.register`` on import, and a
 line below. The core, the CLI and the web app find it through the registry.
 """
 
