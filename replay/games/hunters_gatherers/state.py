@@ -108,8 +108,12 @@ class HuntersGatherersState(TileState):
         return events
 
     def check(self, move: Any) -> None:
+        """The land tile is checked here; a turn that has or needs a bonus tile is tried on a
+        copy (the bonus tile's checks depend on the land tile's consequences)."""
         super().check(dataclasses.replace(move, bonus=None))
-        self.copy().apply(move)
+        if move.bonus is not None or (not move.discard and self.completes_gold_forest(
+                self._tile_for(move), move.x, move.y, move.rotation)):
+            self.copy().apply(move)
 
     def step(self, move: Any) -> list[Event]:
         self._bonus_step = self.bonus_due
@@ -213,7 +217,7 @@ class HuntersGatherersState(TileState):
     def _complete_moves(self, tile: TileType, move: Any) -> Iterator[Any]:
         """A land move that earns a bonus tile is complete with it (HG7): every placement and
         figure of every bonus tile that can come (a discard when it fits nowhere)."""
-        if not self._may_earn_bonus(tile, move.x, move.y, move.rotation):
+        if not self.completes_gold_forest(tile, move.x, move.y, move.rotation):
             yield move
             return
         trial = self.copy()
@@ -234,23 +238,39 @@ class HuntersGatherersState(TileState):
                 for fig in [None, *trial.figure_options(b, x, y, rot)]:
                     yield dataclasses.replace(move, bonus=TileMove(x, y, rot, b.id, fig))
 
-    def _may_earn_bonus(self, tile: TileType, x: int, y: int, rotation: int) -> bool:
-        """Whether placing the tile there could complete a forest with gold (a cheap necessary
-        condition: a gold forest of the tile closed on every side, or a neighbour's)."""
-        sides = tile.rotations[rotation // 90].side_segs
+    def completes_gold_forest(self, tile: TileType, x: int, y: int, rotation: int) -> bool:
+        """Whether placing the tile there completes a forest with gold (HG7), computed without
+        placing it: the open ends the joined forest would keep, and its gold."""
+        q = rotation // 90
+        groups = self._prospective(tile, (x, y), q)
+        rot = tile.rotations[q]
+        graph = self.graph
+        seen: set[int] = set()
         for seg in tile.segments:
-            if seg.type == "forest" and seg.attr("gold") and all(
-                    (x + dx, y + dy) in self.board
-                    for s, (dx, dy) in enumerate(SIDE_DELTA) if seg.index in sides[s]):
-                return True
-        for dx, dy in SIDE_DELTA:
-            nb = self.board.get((x + dx, y + dy))
-            if nb is None:
+            if seg.type != "forest" or seg.index in seen:
                 continue
-            for seg in nb.tile.segments:
-                feat = self.graph.of(nb.first_node + seg.index)
-                if feat.type == "forest" and feat.counts.get("gold") and feat.open <= 4:
-                    return True
+            roots = set(groups[seg.index])
+            part = {seg.index} | {s.index for s in tile.segments
+                                  if s.type == "forest" and roots & set(groups[s.index])}
+            seen |= part
+            feats = [graph.feature[r] for r in roots]
+            gold = any(tile.segments[i].attr("gold") for i in part) or any(
+                f is not None and f.counts.get("gold") for f in feats)
+            if not gold:
+                continue
+            open_ends = sum(tile.open_sides[i] for i in part)
+            open_ends += sum(f.open for f in feats if f is not None)
+            for s in range(4):
+                dx, dy = SIDE_DELTA[s]
+                nb = self.board.get((x + dx, y + dy))
+                if nb is None:
+                    continue
+                open_ends -= sum(1 for i in rot.side_segs[s] if i in part)
+                nrot = nb.tile.rotations[nb.rot]
+                open_ends -= sum(1 for i in nrot.side_segs[(s + 2) % 4]
+                                 if graph.find(nb.first_node + i) in roots)
+            if open_ends == 0:
+                return True
         return False
 
     # ------------------------------------------------------------ river networks and huts
