@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from replay.generate import dumps, generate_log
 from replay.core.record import decode
 from replay.core.verify import verify_data
+from replay.generate import dumps, generate_log
 
 CONFIGS: list[tuple[str, str, int, tuple[str, ...], float, float]] = [
     # label, game, players, expansions, generation target, verification target

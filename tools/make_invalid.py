@@ -78,7 +78,7 @@ def main() -> None:
            lambda d: d["moves"][10].__setitem__("scores", {"Ada": 999, "Ben": 0}))
 
     # edge mismatch: a legal cell of move 8 but a rotation whose sides do not match
-    g = play_through(parse(good), upto=8).state
+    g: Any = play_through(parse(good), upto=8).state
     x, y, rot = g.legal_placements()[0]
     legal = {r for (a, b, r) in g.legal_placements() if (a, b) == (x, y)}
     bad_rot = next(r for r in (0, 90, 180, 270) if r not in legal)
