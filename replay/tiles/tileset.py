@@ -221,6 +221,7 @@ def parse_tileset(data: Any, label: str = "tile set") -> TileSet:
 
 
 def load_tileset_file(path: str | Path) -> TileSet:
+    """A tile-set file (schema ``tileset-v1``), checked; ``TileSetError`` says what is wrong."""
     try:
         text = Path(path).read_text(encoding="utf-8")
         data = json.loads(text)
@@ -231,6 +232,7 @@ def load_tileset_file(path: str | Path) -> TileSet:
 
 @cache
 def builtin_tileset(set_id: str) -> TileSet:
+    """One of the tile sets shipped in ``replay/data/tilesets`` (loaded once)."""
     path = DATA_DIR / f"{set_id}.json"
     if not path.is_file():
         raise TileSetError(f"no built-in tile set {set_id!r}")
