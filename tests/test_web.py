@@ -232,8 +232,8 @@ def test_get_position(client: FlaskClient, text2: str, log2: dict[str, Any]) -> 
     final = client.get(f"/api/games/{game_id}/moves/{state['last']}").get_json()
     assert final["finished"] is True
     assert final["scores"] == log2["claims"]["final_scores"]
-    keys = {"score": {"type", "phase", "feature", "points", "winners", "strengths", "detail",
-                      "rule", "tie", "cells"},
+    keys = {"score": {"type", "phase", "feature", "feature_id", "points", "winners",
+                      "strengths", "detail", "rule", "tie", "cells"},
             "end": {"type", "scores", "winners"}}
     assert {e["type"] for e in final["events"]} >= {"score", "end"}
     for e in final["events"]:  # the event objects of the API keep their fields
@@ -529,11 +529,11 @@ def test_every_event_type_is_explained() -> None:
         players).startswith("tile X could not be placed")
     assert GameEnd(scores=(3, 3), winners=(0, 1)).explain(
         players) == "game over: Ada 3, Ben 3; Ada (red) and Ben (blue) win"
-    assert FigureReturned(player=1, kind="follower", x=0, y=1, location="N").explain(
-        players).startswith("Ben (blue)'s follower")
+    assert FigureReturned(player=1, kind="follower", x=0, y=1, location="N",
+                          feature_id=3).explain(players).startswith("Ben (blue)'s follower")
     # a kind without a sentence of its own says its fields (the bonus event carries HG7)
-    assert BonusTile(player=0, tile="HG-80", rule="HG7").explain(
-        players) == "bonus: player Ada (red), tile HG-80, rule HG7"
+    assert BonusTile(player=0, tile="HG-80", rule="HG7", feature_id=5).explain(
+        players) == "bonus: player Ada (red), tile HG-80, rule HG7, feature_id 5"
 
 
 @pytest.mark.parametrize("args", [("base", 4, 3, ()),

@@ -90,6 +90,7 @@ class Score(NamedTuple):
     detail: str  # how the points were computed
     rule: str
     cells: list[list[int]]  # the cells the feature covers, sorted
+    feature_id: int | None = None  # names the feature in its game (see docs/events.md)
 
     @property
     def type(self) -> str:
@@ -102,7 +103,7 @@ class Score(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         return {
             "type": "score", "phase": self.phase, "feature": self.feature,
-            "points": self.points, "winners": list(self.winners),
+            "feature_id": self.feature_id, "points": self.points, "winners": list(self.winners),
             "strengths": {str(p): s for p, s in self.strengths}, "detail": self.detail,
             "rule": self.rule, "tie": self.tie, "cells": [list(c) for c in self.cells],
         }
@@ -112,7 +113,7 @@ class Score(NamedTuple):
         tie = " tie" if self.tie else ""
         return (f"score {self.phase} {self.feature} {self.points} to "
                 f"{seats(self.winners, names)} [{self.rule}{tie}] strengths {strengths}; "
-                f"{self.detail}; cells {cells_text(self.cells)}")
+                f"{self.detail}; cells {cells_text(self.cells)}; feature {self.feature_id}")
 
     def majority(self, players: Sequence[Player]) -> str:
         """Who wins and why (G8, with a tie-break such as HS8's when it applied)."""

@@ -229,17 +229,23 @@ def _feature_index(game: Game) -> dict[tuple[str, frozenset[tuple[int, int]]], l
 
 
 def _scored(b: _Board, events: Sequence[Event]) -> list[tuple[Score, list[Feature]]]:
-    """Score events with the features they name (found by type and cells)."""
+    """Score events with the feature they name (by its id; by type and cells for an event
+    without one)."""
     out: list[tuple[Score, list[Feature]]] = []
     index: dict[tuple[str, frozenset[tuple[int, int]]], list[Feature]] | None = None
+    graph = b.game.graph
     for ev in events:
         if not isinstance(ev, Score):
             continue
+        kinds = FEATURE_ALIASES.get(ev.feature, (ev.feature,))
+        if ev.feature_id is not None and 0 <= ev.feature_id < len(graph.parent):
+            named = graph.of(ev.feature_id)
+            if named.type in kinds:
+                out.append((ev, [named]))
+                continue
         if index is None:
             index = _feature_index(b.game)
         cells = frozenset((int(c[0]), int(c[1])) for c in ev.cells if len(c) == 2)
-        kind = ev.feature
-        kinds = FEATURE_ALIASES.get(kind, (kind,))
         feats = [f for k in kinds for f in index.get((k, cells), [])]
         out.append((ev, feats))
     return out

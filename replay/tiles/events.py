@@ -83,6 +83,7 @@ class FigureReturned(NamedTuple):
     x: int
     y: int
     location: str
+    feature_id: int  # the feature it left (see docs/events.md)
 
     @property
     def type(self) -> str:
@@ -90,11 +91,11 @@ class FigureReturned(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "return", "player": self.player, "kind": self.kind, "x": self.x,
-                "y": self.y, "location": self.location}
+                "y": self.y, "location": self.location, "feature_id": self.feature_id}
 
     def describe(self, names: Sequence[str]) -> str:
         return (f"return {names[self.player]} {self.kind} from ({self.x},{self.y}) "
-                f"{self.location}")
+                f"{self.location}; feature {self.feature_id}")
 
     def explain(self, players: Sequence[Player]) -> str:
         figure = self.kind.replace("-", " ")

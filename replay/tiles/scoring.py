@@ -36,10 +36,10 @@ def majority(game: Game, figures: list[Figure],
 
 def score_event(feature: str, phase: str, points: int, winners: list[int],
                 strengths: dict[int, int], detail: str, rule: str,
-                cells: list[list[int]]) -> Score:
-    """A ``Score`` event (strengths by seat)."""
+                cells: list[list[int]], feature_id: int) -> Score:
+    """A ``Score`` event (strengths by seat; ``feature_id``: the feature's first node)."""
     return Score(phase, feature, points, tuple(winners), tuple(sorted(strengths.items())),
-                 detail, rule, cells)
+                 detail, rule, cells, feature_id)
 
 
 def plural(k: int, word: str, many: str | None = None) -> str:
@@ -55,7 +55,7 @@ def score_feature(game: Game, feat: Feature, points: int, detail: str, rule: str
     for p in winners:
         game.add_score(p, points)
     game.events.append(score_event(feat.type, phase, points, winners, strengths,
-                                   detail, rule, game.cells_of(feat)))
+                                   detail, rule, game.cells_of(feat), feat.first))
 
 
 def score_completed(game: Game, feat: Feature) -> None:

@@ -646,7 +646,7 @@ class TileState(GameState):
         self.supply[fig.player][fig.kind] += 1
         self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
         self.events.append(FigureReturned(fig.player, fig.kind, fig.cell[0], fig.cell[1],
-                                          fig.location))
+                                          fig.location, feat.first))
 
     def add_score(self, player: int, points: int) -> None:
         if points == 0:

@@ -386,7 +386,7 @@ def _expand(game: Game, feat: Feature, tokens: list[int], rule: str) -> None:
     sheep.take(game, value)
     seq = sheep.token_draws
     game.events.append(TokenDraw(game.turn, token_name(value), value, rule,
-                                 game.cells_of(feat)))
+                                 game.cells_of(feat), feat.first))
     if value == WOLF:
         sheep.put_back(value)
         _clear(game, feat, "wolf")
@@ -404,7 +404,7 @@ def herd(game: Game, feat: Feature, rule: str) -> None:
     game.events.append(score_event(
         "flock", "play", sheep, owners, {p: 1 for p in owners},
         f"flock: {sheep} sheep × 1 = {sheep}" + (" (shared flock)" if len(owners) > 1 else ""),
-        rule, game.cells_of(feat)))
+        rule, game.cells_of(feat), feat.first))
     _clear(game, feat, "herd")
 
 
@@ -415,7 +415,7 @@ def _clear(game: Game, feat: Feature, why: str) -> None:
         bag.put_back(value)
     if why == "wolf":
         game.events.append(Wolf(game.turn, tuple(token_name(v) for _, v in feat.tokens),
-                                "HS3", game.cells_of(feat)))
+                                "HS3", game.cells_of(feat), feat.first))
     feat.tokens = []
     for fig in list(feat.figures):
         if fig.kind == "shepherd":
@@ -433,6 +433,7 @@ class TokenDraw(NamedTuple):
     sheep: int  # 0 for the wolf
     rule: str
     cells: list[list[int]]  # the field
+    feature_id: int  # the field (see docs/events.md)
 
     @property
     def type(self) -> str:
@@ -440,11 +441,12 @@ class TokenDraw(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "sheep", "player": self.player, "token": self.token,
-                "sheep": self.sheep, "rule": self.rule, "cells": [list(c) for c in self.cells]}
+                "sheep": self.sheep, "rule": self.rule, "cells": [list(c) for c in self.cells],
+                "feature_id": self.feature_id}
 
     def describe(self, names: Sequence[str]) -> str:
         return (f"draw {names[self.player]}: {self.token} [{self.rule}] for the field "
-                f"{cells_text(self.cells)}")
+                f"{cells_text(self.cells)}; feature {self.feature_id}")
 
     def explain(self, players: Sequence[Player]) -> str:
         return f"{person(players, self.player)} drew {self.token} for the flock ({self.rule})"
@@ -458,6 +460,7 @@ class Wolf(NamedTuple):
     tokens: tuple[str, ...]  # the sheep lost
     rule: str
     cells: list[list[int]]
+    feature_id: int  # the field
 
     @property
     def type(self) -> str:
@@ -465,11 +468,13 @@ class Wolf(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "wolf", "player": self.player, "tokens": list(self.tokens),
-                "rule": self.rule, "cells": [list(c) for c in self.cells]}
+                "rule": self.rule, "cells": [list(c) for c in self.cells],
+                "feature_id": self.feature_id}
 
     def describe(self, names: Sequence[str]) -> str:
         lost = ", ".join(self.tokens) or "no sheep"
-        return f"wolf [{self.rule}]: the flock ({lost}) is lost; field {cells_text(self.cells)}"
+        return (f"wolf [{self.rule}]: the flock ({lost}) is lost; field "
+                f"{cells_text(self.cells)}; feature {self.feature_id}")
 
     def explain(self, players: Sequence[Player]) -> str:
         return generic_explain(self, players)

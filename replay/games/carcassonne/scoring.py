@@ -93,7 +93,7 @@ def farm_scoring(game: Game, feats: list[Feature]) -> None:
             game.events.append(score_event(
                 "farm", "final", pts, winners, strengths,
                 f"field: {_n(len(near), 'complete city', 'complete cities')} × 3 = {pts}",
-                "B8", game.cells_of(fld)))
+                "B8", game.cells_of(fld), fld.first))
         return
     by_city: dict[int, tuple[Feature, list[Feature]]] = {}
     for fld, near in zip(fields, touched, strict=True):
@@ -109,4 +109,4 @@ def farm_scoring(game: Game, feats: list[Feature]) -> None:
         game.events.append(score_event(
             "farm", "final", 4, winners, strengths,
             f"complete city of {_n(len(city.tiles), 'tile')}: "
-            f"{_n(len(flds), 'field')} with farmers touch it = 4", "B8", cells))
+            f"{_n(len(flds), 'field')} with farmers touch it = 4", "B8", cells, city.first))

@@ -18,16 +18,19 @@ class BonusTile(NamedTuple):
     player: int
     tile: str
     rule: str
+    feature_id: int  # the forest with gold that earned it (see docs/events.md)
 
     @property
     def type(self) -> str:
         return "bonus"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "bonus", "player": self.player, "tile": self.tile, "rule": self.rule}
+        return {"type": "bonus", "player": self.player, "tile": self.tile, "rule": self.rule,
+                "feature_id": self.feature_id}
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"bonus tile {self.tile} for {names[self.player]} [{self.rule}]"
+        return (f"bonus tile {self.tile} for {names[self.player]} [{self.rule}]; forest "
+                f"{self.feature_id}")
 
     def explain(self, players: Sequence[Player]) -> str:
         return generic_explain(self, players)

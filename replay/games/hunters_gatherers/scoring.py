@@ -55,7 +55,7 @@ def final_scoring(game: Game) -> None:
             game.add_score(p, fish)
         game.events.append(score_event(
             "network", "final", fish, winners, strengths,
-            f"river network: {fish} fish × 1 = {fish}", "HG10", game.cells_of(net)))
+            f"river network: {fish} fish × 1 = {fish}", "HG10", game.cells_of(net), net.first))
     meadows = [f for f in feats if f.type == "meadow" and f.figures]
     for meadow in sorted(meadows, key=lambda f: f.first):
         score_meadow(game, meadow)
@@ -88,4 +88,4 @@ def score_meadow(game: Game, feat: Feature) -> None:
     for p in winners:
         game.add_score(p, points)
     game.events.append(score_event("meadow", "final", points, winners, strengths,
-                                   detail, rule, game.cells_of(feat)))
+                                   detail, rule, game.cells_of(feat), feat.first))

@@ -177,8 +177,9 @@ class HuntersGatherersState(TileState):
     def _turn_goes_on(self, completed: list[Feature]) -> bool:
         if self._bonus_step:
             return True  # the turn ends with the step (``_step_done``)
-        if any(f.type == "forest" and f.counts.get("gold") for f in completed):
-            self._offer_bonus()
+        gold = [f for f in completed if f.type == "forest" and f.counts.get("gold")]
+        if gold:
+            self._offer_bonus(gold[0])
             return self.bonus_due
         return False
 
@@ -191,7 +192,7 @@ class HuntersGatherersState(TileState):
             self.bonus_remaining[tile.id] -= 1
             self.hash ^= hashing.item("bonus-played", tile.id, self.bonus_remaining[tile.id])
 
-    def _offer_bonus(self) -> None:
+    def _offer_bonus(self, forest: Feature) -> None:
         """HG7: the player who completed a forest with gold plays the top bonus tile now."""
         if self.config.seed is None:
             if sum(self.bonus_remaining.values()) > 0:
@@ -203,7 +204,7 @@ class HuntersGatherersState(TileState):
         tile = self.bonus_stack[self.bonus_pos]
         self.bonus_pos += 1
         self.hash ^= hashing.item("bonus-pos", self.bonus_pos)
-        self.events.append(BonusTile(self.turn, tile.id, "HG7"))
+        self.events.append(BonusTile(self.turn, tile.id, "HG7", forest.first))
         if not self.can_place(tile):
             self.discarded.append(tile.id)
             self.events.append(Discard(self.turn, tile.id, "HG7"))
