@@ -54,7 +54,7 @@ def score_feature(game: Game, feat: Feature, points: int, detail: str, rule: str
         return
     for p in winners:
         game.add_score(p, points)
-    game.events.append(score_event(feat.type, phase, points, winners, strengths,
+    game.emit(score_event(feat.type, phase, points, winners, strengths,
                                    detail, rule, game.cells_of(feat), feat.first))
 
 

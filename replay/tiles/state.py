@@ -648,6 +648,25 @@ class TileState(GameState):
         self.events.append(FigureReturned(fig.player, fig.kind, fig.cell[0], fig.cell[1],
                                           fig.location, feat.first))
 
+    def emit(self, event: Event) -> None:
+        """Record an event of the move being played (rule modules report through this)."""
+        self.events.append(event)
+
+    def flip(self, *item: object) -> None:
+        """Add or remove one item of the state hash (L4): rule modules that keep state of
+        their own (the sheep bag, flocks, ...) say each change through this."""
+        self.hash ^= hashing.item(*item)
+
+    def take_from_pile(self) -> TileType | None:
+        """Seeded games: the next tile of the pile, taken unseen (None when it is empty)."""
+        if self.pile_pos >= len(self.pile):
+            return None
+        tile = self.pile[self.pile_pos]
+        self.pile_pos += 1
+        self.hash ^= hashing.item("drawn", self.pile_pos - 1)
+        self.hash ^= hashing.item("drawn", self.pile_pos)
+        return tile
+
     def add_score(self, player: int, points: int) -> None:
         if points == 0:
             return

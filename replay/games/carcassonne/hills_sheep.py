@@ -13,7 +13,6 @@ import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ...core import hashing
 from ...core.errors import IllegalMove
 from ...core.events import cells_text, event_kind, generic_explain, person
 from ...core.family import Expansion, Option
@@ -94,9 +93,9 @@ class SheepBag:
 
     def take(self, game: Game, value: int) -> None:
         self.bag.remove(value)
-        game.hash ^= hashing.item("draws", self.token_draws)
+        game.flip("draws", self.token_draws)
         self.token_draws += 1
-        game.hash ^= hashing.item("draws", self.token_draws)
+        game.flip("draws", self.token_draws)
 
     def put_back(self, value: int) -> None:
         self.bag.append(value)
@@ -323,12 +322,10 @@ def _check_hidden(game: Game, tile: TileType, hidden: str) -> None:
 def _hide_under_hill(game: Game, named: str | None) -> None:
     """HS7: the next tile of the pile goes under the hill, unseen and out of the game."""
     if game.config.seed is not None:
-        if game.pile_pos >= len(game.pile):
+        under = game.take_from_pile()
+        if under is None:
             return
-        hidden = game.pile[game.pile_pos].id
-        game.pile_pos += 1
-        game.hash ^= hashing.item("drawn", game.pile_pos - 1)
-        game.hash ^= hashing.item("drawn", game.pile_pos)
+        hidden = under.id
     else:
         if game.tiles_left() == 0:
             return
@@ -337,8 +334,8 @@ def _hide_under_hill(game: Game, named: str | None) -> None:
             game.remaining[named] -= 1
     sheep = bag_of(game)
     sheep.hidden.append(hidden)
-    game.hash ^= hashing.item("hidden", len(sheep.hidden), hidden)
-    game.events.append(HiddenTile(game.turn, hidden, "HS7"))
+    game.flip("hidden", len(sheep.hidden), hidden)
+    game.emit(HiddenTile(game.turn, hidden, "HS7"))
 
 
 def _names(values: tuple[int, ...] | list[int]) -> str:
@@ -385,14 +382,14 @@ def _expand(game: Game, feat: Feature, tokens: list[int], rule: str) -> None:
     value = tokens.pop(0) if tokens else sheep.draw()
     sheep.take(game, value)
     seq = sheep.token_draws
-    game.events.append(TokenDraw(game.turn, token_name(value), value, rule,
+    game.emit(TokenDraw(game.turn, token_name(value), value, rule,
                                  game.cells_of(feat), feat.first))
     if value == WOLF:
         sheep.put_back(value)
         _clear(game, feat, "wolf")
         return
     feat.tokens.append((seq, value))
-    game.hash ^= hashing.item("tok", seq, value)
+    game.flip("tok", seq, value)
 
 
 def herd(game: Game, feat: Feature, rule: str) -> None:
@@ -401,7 +398,7 @@ def herd(game: Game, feat: Feature, rule: str) -> None:
     owners = sorted({f.player for f in feat.figures if f.kind == "shepherd"})
     for p in owners:
         game.add_score(p, sheep)
-    game.events.append(score_event(
+    game.emit(score_event(
         "flock", "play", sheep, owners, {p: 1 for p in owners},
         f"flock: {sheep} sheep × 1 = {sheep}" + (" (shared flock)" if len(owners) > 1 else ""),
         rule, game.cells_of(feat), feat.first))
@@ -411,10 +408,10 @@ def herd(game: Game, feat: Feature, rule: str) -> None:
 def _clear(game: Game, feat: Feature, why: str) -> None:
     bag = bag_of(game)
     for seq, value in feat.tokens:
-        game.hash ^= hashing.item("tok", seq, value)
+        game.flip("tok", seq, value)
         bag.put_back(value)
     if why == "wolf":
-        game.events.append(Wolf(game.turn, tuple(token_name(v) for _, v in feat.tokens),
+        game.emit(Wolf(game.turn, tuple(token_name(v) for _, v in feat.tokens),
                                 "HS3", game.cells_of(feat), feat.first))
     feat.tokens = []
     for fig in list(feat.figures):

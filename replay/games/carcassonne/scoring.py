@@ -90,7 +90,7 @@ def farm_scoring(game: Game, feats: list[Feature]) -> None:
             winners, strengths = majority(game, fld.figures)
             for p in winners:
                 game.add_score(p, pts)
-            game.events.append(score_event(
+            game.emit(score_event(
                 "farm", "final", pts, winners, strengths,
                 f"field: {_n(len(near), 'complete city', 'complete cities')} × 3 = {pts}",
                 "B8", game.cells_of(fld), fld.first))
@@ -106,7 +106,7 @@ def farm_scoring(game: Game, feats: list[Feature]) -> None:
         for p in winners:
             game.add_score(p, 4)
         cells = game.cells_of(city)
-        game.events.append(score_event(
+        game.emit(score_event(
             "farm", "final", 4, winners, strengths,
             f"complete city of {_n(len(city.tiles), 'tile')}: "
             f"{_n(len(flds), 'field')} with farmers touch it = 4", "B8", cells, city.first))

@@ -53,7 +53,7 @@ def final_scoring(game: Game) -> None:
         winners, strengths = majority(game, net.figures, ("hut",))
         for p in winners:
             game.add_score(p, fish)
-        game.events.append(score_event(
+        game.emit(score_event(
             "network", "final", fish, winners, strengths,
             f"river network: {fish} fish × 1 = {fish}", "HG10", game.cells_of(net), net.first))
     meadows = [f for f in feats if f.type == "meadow" and f.figures]
@@ -87,5 +87,5 @@ def score_meadow(game: Game, feat: Feature) -> None:
         detail += " (sacred place: only the hunter placed on it scores)"
     for p in winners:
         game.add_score(p, points)
-    game.events.append(score_event("meadow", "final", points, winners, strengths,
+    game.emit(score_event("meadow", "final", points, winners, strengths,
                                    detail, rule, game.cells_of(feat), feat.first))
