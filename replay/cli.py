@@ -39,6 +39,7 @@ def _tileset(path: str | None) -> TileSet | None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    """``verify``: print each log's report; the exit code is the worst of them."""
     tileset = _tileset(args.tileset)
     worst = EXIT_VALID
     for name in args.files:
@@ -55,6 +56,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    """``generate``: write random legal games, to stdout or one file each in ``--out``; 2 for
+    arguments the game does not accept."""
     fam = family(args.game)
     known = {o.key for o in fam.options}
     options: dict[str, Any] = {}
@@ -140,6 +143,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line: ``verify``, ``generate``, ``render`` and ``serve``."""
     parser = argparse.ArgumentParser(
         prog="python -m replay",
         description="Replay, verify, generate and draw recorded games: "
@@ -197,6 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line; the exit code: 0 valid, 1 illegal, 2 unreadable (130 on Ctrl-C)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

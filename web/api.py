@@ -19,6 +19,8 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 def game_json(row: store.GameRow, entry: Entry | None = None) -> dict[str, Any]:
+    """A stored game as the API returns it; with ``entry``, also its last move and where the
+    viewer opens."""
     out: dict[str, Any] = {
         "id": row.id,
         "url": url_for("pages.game", game_id=row.id, _external=True),
@@ -45,6 +47,8 @@ def game_json(row: store.GameRow, entry: Entry | None = None) -> dict[str, Any]:
 
 @bp.get("/games")
 def list_games() -> ResponseReturnValue:
+    """Stored games, newest first, filtered by ``verdict`` and (part of) a ``player``'s name,
+    ``limit`` (at most 200) from ``offset``; with how many match in all."""
     verdict = request.args.get("verdict") or None
     player = (request.args.get("player") or "").strip()[:64] or None
     limit = max(1, min(request.args.get("limit", 50, type=int) or 50, 200))
@@ -77,12 +81,14 @@ def create_game() -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> ResponseReturnValue:
+    """One stored game (404 when there is none)."""
     entry = entry_or_404(game_id)
     return jsonify(game_json(entry.row, entry))
 
 
 @bp.get("/games/<game_id>/moves/<int:n>")
 def get_position(game_id: str, n: int) -> ResponseReturnValue:
+    """The state at position ``n`` of a stored game (404 when the game lacks it)."""
     entry = entry_or_404(game_id)
     try:
         view = viewer.build(entry, n, draw=False)

@@ -24,6 +24,8 @@ CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inlin
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The app, ``config`` overriding the defaults (see the module docstring); its database
+    migrated and its pages, API and error handlers registered."""
     app = Flask(__name__)
     app.config.from_mapping(
         DATABASE="games.db",

@@ -25,6 +25,7 @@ VERDICTS = ("valid", "invalid")
 
 @migrations()
 def create_games(db: Database) -> None:
+    """Migration: the ``games`` table, one row per distinct log."""
     games = db.table("games")
     games.create({
         "id": str, "sha256": str, "created": str, "size": int, "log": str,
@@ -39,6 +40,7 @@ def create_games(db: Database) -> None:
 
 @migrations()
 def create_game_players(db: Database) -> None:
+    """Migration: the ``game_players`` table, one row per seat (for the player filter)."""
     seats = db.table("game_players")
     seats.create({"game_id": str, "seat": int, "name": str, "colour": str, "score": int},
                  pk=("game_id", "seat"), foreign_keys=[("game_id", "games", "id")],
@@ -47,6 +49,7 @@ def create_game_players(db: Database) -> None:
 
 
 def connect(path: str) -> Database:
+    """A connection to the SQLite file at ``path`` (sqlite-utils plugins not run)."""
     return Database(path, execute_plugins=False)
 
 
@@ -62,6 +65,7 @@ def init_app(app: Flask) -> None:
 
 
 def get_db() -> Database:
+    """This request's connection, opened on first use."""
     if "db" not in g:
         g.db = connect(current_app.config["DATABASE"])
     db: Database = g.db
@@ -69,6 +73,7 @@ def get_db() -> Database:
 
 
 def close_db(exc: BaseException | None = None) -> None:
+    """Close this request's connection, if it has one (at the end of the request)."""
     db = g.pop("db", None)
     if db is not None:
         db.close()
@@ -123,6 +128,7 @@ class GameRow:
 
 
 def find(db: Database, game_id: str) -> GameRow | None:
+    """The stored game ``game_id``, or None."""
     rows = list(db.query("select * from games where id = ?", [game_id]))
     return GameRow.from_row(rows[0]) if rows else None
 

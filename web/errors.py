@@ -14,11 +14,13 @@ MESSAGES = {
 
 
 def wants_json() -> bool:
+    """Whether an error is answered in JSON: under /api, or when the client prefers JSON."""
     return request.path.startswith("/api/") or (
         request.accept_mimetypes.best == "application/json")
 
 
 def respond(code: int, title: str, message: str, **extra: object) -> ResponseReturnValue:
+    """An error response: JSON (with ``extra`` fields) or the HTML error page."""
     if wants_json():
         response = jsonify(error={"code": code, "title": title, "message": message, **extra})
     else:
@@ -29,6 +31,8 @@ def respond(code: int, title: str, message: str, **extra: object) -> ResponseRet
 
 
 def register(app: Flask) -> None:
+    """Answer HTTP errors (413 with the size limit) and unhandled exceptions (logged, 500)
+    through ``respond``."""
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:
         code = exc.code or 500

@@ -123,6 +123,8 @@ class MoveInfo:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
+    """A replayed game's move list and the scores at every position."""
+
     moves: tuple[MoveInfo, ...]
     scores: tuple[tuple[int, ...], ...]  # scores at positions 0 .. last legal position
     failure: int | None  # 0-based index of the illegal move
@@ -257,11 +259,13 @@ class Cache:
 # --------------------------------------------------------------------------- request helpers
 
 def cache() -> Cache:
+    """The app's cache of replayed games."""
     found: Cache = current_app.extensions["replay_cache"]
     return found
 
 
 def log_limit() -> int:
+    """The largest log accepted, in bytes (``MAX_CONTENT_LENGTH``)."""
     return int(current_app.config["MAX_CONTENT_LENGTH"])
 
 

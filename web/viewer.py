@@ -14,6 +14,8 @@ from .games import Entry, Summary
 
 @dataclass(frozen=True, slots=True)
 class Seat:
+    """A player as the viewer shows them at one position."""
+
     name: str
     colour: str  # the player colour name
     fill: str  # its drawing colour
@@ -26,6 +28,9 @@ class Seat:
 
 @dataclass(slots=True)
 class View:
+    """What the viewer shows at one position: the board, the seats, the events that led
+    there and their explanations, a failure, the next tile."""
+
     entry: Entry
     n: int
     board: str  # the SVG
@@ -117,6 +122,7 @@ def as_json(view: View, urls: dict[str, str]) -> dict[str, Any]:
 
 
 def verdict_json(entry: Entry) -> dict[str, Any]:
+    """A stored game's verdict as the API returns it."""
     row = entry.row
     return {"valid": row.verdict == "valid", "verdict": row.verdict, "finished": row.finished,
             "rule": row.rule, "move": row.error_move, "player": row.error_player,

@@ -30,6 +30,7 @@ def game_label(game: str) -> str:
 
 
 def expansion_label(expansion: str) -> str:
+    """The name people know an expansion by (its label)."""
     return next((f.expansions[expansion].label for f in families()
                  if expansion in f.expansions), expansion)
 
@@ -42,6 +43,7 @@ def figure_word(kind: str, count: int) -> str:
 
 @bp.app_context_processor
 def template_helpers() -> dict[str, object]:
+    """Functions every template can call."""
     return {"player_colour": svg.player_colour, "game_label": game_label,
             "expansion_label": expansion_label, "figure_word": figure_word}
 
@@ -51,11 +53,13 @@ bp.add_app_template_filter(expansion_label, "expansion_label")
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
+    """The home page: redirects to the library."""
     return redirect(url_for("pages.library"))
 
 
 @bp.get("/games")
 def library() -> ResponseReturnValue:
+    """The stored games, filtered by verdict and player name, a page at a time."""
     verdict = request.args.get("verdict", "")
     verdict = verdict if verdict in store.VERDICTS else ""
     player = request.args.get("player", "").strip()[:64]
@@ -75,6 +79,8 @@ def _page_size() -> int:
 
 @bp.route("/upload", methods=["GET", "POST"])
 def upload() -> ResponseReturnValue:
+    """The upload form; a log posted (a file or pasted text) is checked, stored and opened
+    in the viewer (400 with the form again when it is malformed)."""
     if request.method == "GET":
         return render_template("upload.html", limit=log_limit(), text="", error=None)
     text = request.form.get("log", "")
@@ -99,12 +105,14 @@ def upload() -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> ResponseReturnValue:
+    """A game: redirects to the position the viewer opens at."""
     entry = entry_or_404(game_id)
     return redirect(url_for("pages.position", game_id=game_id, n=entry.default_position()))
 
 
 @bp.get("/games/<game_id>/moves/<int:n>")
 def position(game_id: str, n: int) -> ResponseReturnValue:
+    """The viewer at position ``n`` (404 when the game lacks it)."""
     entry = entry_or_404(game_id)
     try:
         view = viewer.build(entry, n)
@@ -119,6 +127,7 @@ def position(game_id: str, n: int) -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>/moves/<int:n>.svg")
 def position_svg(game_id: str, n: int) -> ResponseReturnValue:
+    """The board at position ``n`` as an SVG file."""
     entry = entry_or_404(game_id)
     if entry.parsed is None:
         abort(404)
@@ -132,6 +141,7 @@ def position_svg(game_id: str, n: int) -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>/log.json")
 def log(game_id: str) -> ResponseReturnValue:
+    """The stored log, as a download."""
     entry = entry_or_404(game_id)
     return Response(entry.row.log, mimetype="application/json", headers={
         "Content-Disposition": f'attachment; filename="{entry.row.id}.json"'})

@@ -67,6 +67,7 @@ def seats(players: Sequence[int], names: Sequence[str]) -> str:
 
 
 def cells_text(cells: Sequence[Sequence[int]]) -> str:
+    """Cells as a golden line writes them: ``(x,y) (x,y) ...``."""
     return " ".join(f"({x},{y})" for x, y in cells)
 
 

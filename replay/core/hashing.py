@@ -14,6 +14,7 @@ _cache: dict[tuple[object, ...], int] = {}
 
 
 def item(*parts: object) -> int:
+    """The 64-bit value of one state item, named by its parts (the same on every machine)."""
     key = parts
     value = _cache.get(key)
     if value is None:
@@ -25,4 +26,5 @@ def item(*parts: object) -> int:
 
 
 def hexdigest(value: int) -> str:
+    """A state hash as 16 hex digits."""
     return f"{value:016x}"

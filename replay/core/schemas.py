@@ -15,10 +15,12 @@ FILES = {"log": "log-v1.schema.json", "tileset": "tileset-v1.schema.json"}
 
 @cache
 def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema ``name`` (``log`` or ``tileset``), read once."""
     data: dict[str, Any] = json.loads((SCHEMA_DIR / FILES[name]).read_text(encoding="utf-8"))
     return data
 
 
 @cache
 def validator(name: str) -> Draft202012Validator:
+    """A Draft 2020-12 validator of the JSON Schema ``name``, built once."""
     return Draft202012Validator(schema(name))

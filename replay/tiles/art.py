@@ -78,6 +78,7 @@ def _dist(a: Point, b: Point) -> float:
 
 
 def side_mid(side: int) -> Point:
+    """The middle of a side (0 N, 1 E, 2 S, 3 W) of the tile box."""
     return _lerp(CORNERS[side], CORNERS[(side + 1) % 4], 0.5)
 
 
@@ -132,6 +133,7 @@ def area_sides(pos: tuple[int, ...], seg: int) -> list[int]:
 
 
 def line_sides(pos: tuple[int, ...], seg: int) -> list[int]:
+    """Sides a line segment (road, river) reaches: those whose middle position is its own."""
     return [s for s in range(4) if pos[3 * s + 1] == seg]
 
 
@@ -181,6 +183,7 @@ def area_shape(sides: list[int], depth: float = 42.0) -> _Shape:
 
 
 def line_shape(start: Point, end: Point, via: Point | None = None) -> _Shape:
+    """A road or river from ``start`` to ``end``: straight, or curving towards ``via``."""
     if via is None:
         return _Shape(f"M{_pt(start)}L{_pt(end)}", [start, end], [])
     c1, c2 = _lerp(start, via, 2 / 3), _lerp(end, via, 2 / 3)
@@ -357,6 +360,7 @@ _CACHE: dict[tuple[Any, ...], TileArt] = {}
 
 
 def tile_art(tile: TileType) -> TileArt:
+    """The artwork of a tile type, built once per ``art_key``."""
     key = art_key(tile)
     art = _CACHE.get(key)
     if art is None:

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 @dataclass(slots=True)
 class Figure:
+    """A figure on the board: whose, what kind, on which segment node, cell and location,
+    with its strength in majorities (G8)."""
+
     player: int
     kind: str  # "follower" | "large-follower" | "shepherd" | "hut"
     node: int
@@ -22,6 +25,9 @@ class Figure:
 
 
 class Feature:
+    """A feature (the segments joined under one root) with everything scoring needs: its
+    tiles, open ends (complete at ``open == 0``), figures, symbols and flags."""
+
     __slots__ = (
         "type", "first", "nodes", "tiles", "open", "pennants", "figures", "flags",
         "touches", "scored", "cell", "counts", "tokens",
@@ -59,6 +65,8 @@ class Feature:
 
 
 class FeatureGraph:
+    """The placed segments as union-find nodes; each root holds its feature's ``Feature``."""
+
     __slots__ = ("parent", "feature")
 
     def __init__(self) -> None:

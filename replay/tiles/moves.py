@@ -64,14 +64,17 @@ def encode_tile_move(move: TileMove) -> dict[str, Any]:
 
 
 def plain_int(v: Any, lo: int, hi: int) -> bool:
+    """``v`` is an int (not a bool) from ``lo`` to ``hi``."""
     return type(v) is int and lo <= v <= hi
 
 
 def short_text(v: Any) -> bool:
+    """``v`` is a string of 1 to 32 characters."""
     return type(v) is str and 1 <= len(v) <= 32
 
 
 def scores_surely_valid(m: Mapping[str, Any]) -> bool:
+    """A move object's optional ``scores`` claim (L2) as the schema accepts it."""
     if "scores" not in m:
         return True
     scores = m["scores"]

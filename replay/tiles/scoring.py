@@ -49,6 +49,8 @@ def plural(k: int, word: str, many: str | None = None) -> str:
 
 def score_feature(game: Game, feat: Feature, points: int, detail: str, rule: str,
                   phase: str) -> None:
+    """G8: the majority of the followers on ``feat`` scores ``points`` (with a score event);
+    no one, and no event, when it holds no follower."""
     winners, strengths = majority(game, feat.figures)
     if not strengths:
         return

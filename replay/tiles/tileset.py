@@ -37,6 +37,9 @@ FLAG_ATTRS = ("cathedral", "inn", "spring", "fire", "sacred")
 
 @dataclass(frozen=True, slots=True)
 class Segment:
+    """A segment of a tile type: its type, its name when it touches no side, the segments it
+    touches (by index) and its symbols (``attrs``)."""
+
     index: int
     id: str
     type: str
@@ -64,6 +67,9 @@ class Rotated:
 
 @dataclass(frozen=True, slots=True)
 class TileType:
+    """A kind of tile: how many the set holds, its edges and segments, its flags and its
+    four orientations (``rotations``)."""
+
     id: str
     count: int
     edges: str
@@ -97,6 +103,8 @@ class TileType:
 
 @dataclass(frozen=True, slots=True)
 class TileSet:
+    """A checked tile set: its tile types, the game it is for and the digest a log records."""
+
     id: str
     name: str
     game: str

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 
 def completed_points(game: Game, feat: Feature) -> tuple[int, str, str]:
+    """HG4 rivers, HG5 forests: the points, how they were made and the rule of a feature
+    completed during play."""
     n = len(feat.tiles)
     if feat.type == "forest":
         mush = feat.counts.get("mushrooms", 0)
@@ -62,6 +64,8 @@ def final_scoring(game: Game) -> None:
 
 
 def meadow_value(feat: Feature) -> tuple[int, str]:
+    """HG11: a meadow's points (2 per deer the tigers leave, mammoth and aurochs; a fire
+    drives the tigers away) and how they were made."""
     c = feat.counts
     deer, mammoth, aurochs = c.get("deer", 0), c.get("mammoth", 0), c.get("aurochs", 0)
     tigers = 0 if c.get("fire") else c.get("tiger", 0)
@@ -78,6 +82,8 @@ def meadow_value(feat: Feature) -> tuple[int, str]:
 
 
 def score_meadow(game: Game, feat: Feature) -> None:
+    """HG11: the majority of the meadow's hunters scores its value at the end; with a sacred
+    place, only the player who put a hunter on it in that turn."""
     points, detail = meadow_value(feat)
     winners, strengths = majority(game, feat.figures)
     rule = "HG11"
