@@ -60,12 +60,12 @@ class CarcassonneState(TileState):
         self.small_city: int = config.options["small_city"]  # B4a
         self.farm_scoring: str = config.options["farm_scoring"]  # B8
         self.parts: dict[str, Any] = {}  # each expansion's own state, by name
-        self._point_rules = tuple(r for r in rules
-                                  if type(r).completed_points is not
-                                  ExpansionRules.completed_points
-                                  or type(r).final_points is not ExpansionRules.final_points)
-        self._tiebreaks = tuple(r for r in rules
-                                if type(r).tiebreak is not ExpansionRules.tiebreak)
+        # the hooks each expansion really has, so that the hot path calls no empty one
+        self._point_rules = _having(rules, "completed_points", "final_points")
+        self._tiebreaks = _having(rules, "tiebreak")
+        self._checks = _having(rules, "check")
+        self._absent_checks = _having(absent, "check_absent")
+        self._figure_hooks = _having(rules, "on_figure")
         self._groups_always = any(r.needs_groups for r in rules)
         kinds = {"follower": FOLLOWER}
         for r in rules:
@@ -94,13 +94,13 @@ class CarcassonneState(TileState):
 
     def _check_extra(self, tile: TileType, cell: tuple[int, int], q: int, move: Any,
                      groups: list[list[int]]) -> None:
-        for r in self.rules:
+        for r in self._checks:
             r.check(self, tile, q, move, groups)
-        for r in self.absent:
+        for r in self._absent_checks:
             r.check_absent(self, tile, move)
 
     def _on_figure(self, placement: Placement, move: Any) -> None:
-        for r in self.rules:
+        for r in self._figure_hooks:
             r.on_figure(self, placement, move)
 
     def _unknown_gone(self) -> int:
@@ -147,3 +147,9 @@ class CarcassonneState(TileState):
 
     def final_scoring(self) -> None:
         scoring.final_scoring(self)
+
+
+def _having(rules: tuple[ExpansionRules, ...], *hooks: str) -> tuple[ExpansionRules, ...]:
+    """The rules that override one of ``hooks`` of ``ExpansionRules``."""
+    return tuple(r for r in rules
+                 if any(getattr(type(r), h) is not getattr(ExpansionRules, h) for h in hooks))
