@@ -23,6 +23,7 @@ from .state import CarcassonneState, FlockChoice, Move
 __all__ = ["Carcassonne", "CarcassonneState", "FlockChoice", "Move", "CARCASSONNE"]
 
 RULES: dict[str, ExpansionRules] = {r.info.name: r for r in (InnsCathedrals(), HillsSheep())}
+FIELD_RULES = tuple(r for r in RULES.values() if r.move_fields)  # expansions with move fields
 
 
 class Carcassonne(TileFamily):
@@ -54,8 +55,9 @@ class Carcassonne(TileFamily):
     def decode_move(self, raw: Mapping[str, Any], path: str) -> Move:
         self.refuse_foreign_fields(raw, path)
         fields = tile_fields(raw)
-        for r in RULES.values():
-            fields.update(r.decode(raw, path))
+        for r in FIELD_RULES:
+            if not r.move_fields.isdisjoint(raw):
+                fields.update(r.decode(raw, path))
         return Move(**fields)
 
     def encode_move(self, move: Any) -> dict[str, Any]:
@@ -65,8 +67,10 @@ class Carcassonne(TileFamily):
         return out
 
     def move_surely_valid(self, raw: Any) -> bool:
-        return super().move_surely_valid(raw) and all(r.surely_valid(raw)
-                                                      for r in RULES.values())
+        if not super().move_surely_valid(raw):
+            return False
+        return all(r.surely_valid(raw) for r in FIELD_RULES
+                   if not r.move_fields.isdisjoint(raw))
 
     def play_random(self, state: GameState, pick: Any) -> Move:
         assert isinstance(state, CarcassonneState)
