@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import io
 import pickle
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, Self
 
 from ..core import hashing
@@ -20,56 +19,27 @@ from ..core.errors import IllegalMove
 from ..core.events import Event, GameEnd
 from ..core.family import GameConfig, GameState
 from ..core.rng import SeededStream
-from .events import Discard, FigurePlaced, FigureReturned, Place
-from .features import Feature, FeatureGraph, Figure
+from .board import Board, Cell, Placement, group_links
+from .events import Discard, Place
+from .features import Feature, Figure
+from .figures import FigureKind, Figures
 from .moves import FigureChoice, TileMove
-from .tileset import ROLE, SIDE_DELTA, SIDES, TileSet, TileType, location_name
+from .tileset import TileSet, TileType
 
-Cell = tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class FigureKind:
-    """A kind of figure: which family of figures it blocks, its strength in majorities (G8),
-    the segment types it may stand on, and the rule that says so."""
-
-    name: str
-    family: str  # figures of one family block each other on a feature (G6)
-    strength: int
-    segments: frozenset[str]
-    rule: str
-    count: int  # how many each player starts with
+__all__ = ["Cell", "FigureKind", "Placement", "TileState", "build_pile", "group_links"]
 
 
-@dataclass(slots=True)
-class Placement:
-    index: int
-    tile: TileType
-    rot: int  # quarter turns
-    cell: Cell
-    first_node: int
-    player: int | None  # None for the start tile
-
-
-class TileState(GameState):
+class TileState(Board, Figures, GameState):
     """One tile-laying game in progress (see the module)."""
 
-    TERRAIN: ClassVar[Mapping[str, str]] = {}  # edge letter -> word, for messages
     COMPLETION_ORDER: ClassVar[Mapping[str, int]] = {}  # G10: segment type -> rank
     CLOSING: ClassVar[frozenset[str]] = frozenset()  # segment types complete with no open side
 
     def __init__(self, config: GameConfig, figure_kinds: Mapping[str, FigureKind]) -> None:
         self.config = config
         tileset: TileSet = config.material
-        self.tileset = tileset
+        self._init_board(tileset)
         self.figure_kinds = dict(figure_kinds)
-        self.tiles_by_id = tileset.by_id()
-        self.graph = FeatureGraph()
-        self.board: dict[Cell, Placement] = {}
-        self.placements: list[Placement] = []
-        self.frontier: dict[Cell, str] = {}
-        self.frontier_keys: dict[str, int] = {}  # key -> how many frontier cells have it
-        self.cloisters: dict[Cell, int] = {}
         self.scores = [0] * len(config.players)
         self.supply = [{k: f.count for k, f in figure_kinds.items()} for _ in config.players]
         self.turn = 0
@@ -127,14 +97,6 @@ class TileState(GameState):
 
     def _before_turn_end(self) -> None:
         """At the end of a turn, before the next player draws."""
-
-    def _groups_for(self, figure_family: str, tile: TileType, cell: Cell,
-                    q: int) -> tuple[list[list[int]], FeatureGraph]:
-        """The features each segment would join, in the graph where ``figure_family`` counts."""
-        return self._prospective(tile, cell, q), self.graph
-
-    def _supply_exhausted(self, player: int, kind: str) -> None:
-        raise IllegalMove("G6", f"{self.players[player].name} has no {kind} left in supply")
 
     def tiebreak(self, tied: list[int], figures: list[Figure]) -> list[int]:
         """The winners among players tied for a majority (G8: all of them)."""
@@ -260,10 +222,6 @@ class TileState(GameState):
         """Tiles gone from a table game's pile that the log does not name."""
         return 0
 
-    def can_place(self, tile: TileType) -> bool:
-        fits = tile.fits
-        return any(fits(key) for key in self.frontier_keys)
-
     def legal_placements(self, tile: TileType | None = None) -> list[tuple[int, int, int]]:
         """Every legal (x, y, rotation in degrees) of ``tile`` (default: the drawn one), sorted.
 
@@ -282,66 +240,11 @@ class TileState(GameState):
         out.sort()
         return out
 
-    def figure_options(self, tile: TileType, x: int, y: int, rotation: int,
-                       player: int | None = None) -> list[FigureChoice]:
-        """Legal figure choices after placing ``tile`` there (not including "no figure")."""
-        p = self.turn if player is None else player
-        q = rotation // 90
-        rot = tile.rotations[q]
-        out: list[FigureChoice] = []
-        groups_by_family: dict[str, tuple[list[list[int]], FeatureGraph]] = {}
-        for kind in sorted(self.supply[p]):
-            if self.supply[p][kind] <= 0:
-                continue
-            fk = self.figure_kinds[kind]
-            found = groups_by_family.get(fk.family)
-            if found is None:
-                found = groups_by_family[fk.family] = self._groups_for(fk.family, tile,
-                                                                       (x, y), q)
-            groups, graph = found
-            for seg in tile.segments:
-                if seg.type not in fk.segments:
-                    continue
-                if self._occupied(groups[seg.index], fk.family, graph):
-                    continue
-                out.append(FigureChoice(kind, location_name(rot, seg.index)))
-        return out
-
-    def terrain(self, letter: str) -> str:
-        return self.TERRAIN.get(letter, letter)
-
     def is_complete(self, feat: Feature) -> bool:
         if feat.type == "cloister":
             assert feat.cell is not None
             return self.neighbours(feat.cell) == 8
         return feat.type in self.CLOSING and feat.open == 0
-
-    def neighbours(self, cell: Cell) -> int:
-        x, y = cell
-        board = self.board
-        return sum(
-            1 for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-            if (dx or dy) and (x + dx, y + dy) in board
-        )
-
-    def features(self) -> list[Feature]:
-        """Every feature (one per root), in creation order."""
-        feats = [f for f in self.graph.feature if f is not None]
-        feats.sort(key=lambda f: f.first)
-        return feats
-
-    def cells_of(self, feat: Feature) -> list[list[int]]:
-        return sorted([list(self.placements[t].cell) for t in feat.tiles])
-
-    def figure_graphs(self) -> list[FeatureGraph]:
-        """The graphs figures stand in (the feature graph, and any the family adds)."""
-        return [self.graph]
-
-    def figures_on_board(self) -> list[Figure]:
-        out = [fig for graph in self.figure_graphs() for root, feat in enumerate(graph.feature)
-               if feat is not None for fig in feat.figures]
-        out.sort(key=lambda f: f.node)
-        return out
 
     # ------------------------------------------------------------------ moves
 
@@ -427,88 +330,6 @@ class TileState(GameState):
                               f"({tile.count - (1 if tile.start else 0)} in the pile)")
         return tile
 
-    def _check_placement(self, tile: TileType, cell: Cell, q: int) -> None:
-        x, y = cell
-        if cell in self.board:
-            raise IllegalMove("G4", f"cell ({x},{y}) already holds tile {self.board[cell].tile.id}")
-        key = self.frontier.get(cell)
-        if key is None:
-            raise IllegalMove("G4", f"cell ({x},{y}) shares no side with a placed tile")
-        edges = tile.rotations[q].edges
-        for s in range(4):
-            if key[s] != "." and key[s] != edges[s]:
-                dx, dy = SIDE_DELTA[s]
-                other = self.board[(x + dx, y + dy)]
-                raise IllegalMove(
-                    "G4", f"tile {tile.id} rotated {90 * q} at ({x},{y}): its {SIDES[s]} side "
-                    f"({self.terrain(edges[s])}) meets {self.terrain(key[s])} of tile "
-                    f"{other.tile.id} "
-                    f"at ({x + dx},{y + dy})")
-
-    def _check_figure(self, tile: TileType, cell: Cell, q: int, fig: FigureChoice,
-                      groups: list[list[int]]) -> None:
-        p = self.turn
-        if fig.kind not in self.supply[p]:
-            raise IllegalMove("G6", f"figure {fig.kind!r} is not part of this game")
-        if self.supply[p][fig.kind] <= 0:
-            self._supply_exhausted(p, fig.kind)
-        rot = tile.rotations[q]
-        seg_index = rot.locations.get(fig.location)
-        if seg_index is None:
-            names = sorted(rot.locations)
-            raise IllegalMove("G6", f"tile {tile.id} rotated {90 * q} has no segment at "
-                              f"{fig.location!r} (locations: {', '.join(names)})")
-        seg = tile.segments[seg_index]
-        kind = self.figure_kinds[fig.kind]
-        if seg.type not in kind.segments:
-            raise IllegalMove(kind.rule, f"a {fig.kind} cannot stand on a "
-                              f"{seg.type} ({fig.location})")
-        graph = self.graph
-        if kind.family != "follower":
-            groups, graph = self._groups_for(kind.family, tile, cell, q)
-        holder = self._occupied(groups[seg_index], kind.family, graph)
-        if holder is not None:
-            what = seg.type if graph is self.graph else f"river network of the {seg.type}"
-            raise IllegalMove(
-                kind.rule,
-                f"the {what} at {fig.location} already holds a {holder.kind} of "
-                f"{self.players[holder.player].name} at ({holder.cell[0]},{holder.cell[1]}) "
-                f"{holder.location}")
-
-    def _occupied(self, roots: list[int], family: str,
-                  graph: FeatureGraph | None = None) -> Figure | None:
-        graph = graph or self.graph
-        kinds = self.figure_kinds
-        for r in roots:
-            feat = graph.feature[r]
-            assert feat is not None
-            for f in feat.figures:
-                if kinds[f.kind].family == family:
-                    return f
-        return None
-
-    def _prospective(self, tile: TileType, cell: Cell, q: int) -> list[list[int]]:
-        """For each segment of a tile not yet placed: the roots of the features it would join.
-
-        Segments of the new tile can join each other through a neighbour's feature, so the
-        closure is taken over the small graph of (new segment, neighbour root) links.
-        """
-        rot = tile.rotations[q]
-        x, y = cell
-        graph = self.graph
-        links: list[tuple[int, int]] = []
-        for s in range(4):
-            dx, dy = SIDE_DELTA[s]
-            nb = self.board.get((x + dx, y + dy))
-            if nb is None:
-                continue
-            nrot = nb.tile.rotations[nb.rot]
-            o = (s + 2) % 4
-            for j, seg in rot.side_pairs[s]:
-                for nseg in nrot.side_j[o][2 - j]:
-                    links.append((seg, graph.find(nb.first_node + nseg)))
-        return group_links(len(tile.segments), links)
-
     # ------------------------------------------------------------------ applying
 
     def _apply(self, tile: TileType, move: Any) -> None:
@@ -539,114 +360,6 @@ class TileState(GameState):
         self.events.append(Discard(self.turn, tile.id, "G5"))
         if self.tiles_left() == 0:
             self._finish()
-
-    def _place(self, tile: TileType, q: int, cell: Cell, player: int | None) -> Placement:
-        rot = tile.rotations[q]
-        graph = self.graph
-        index = len(self.placements)
-        first = len(graph.parent)
-        placement = Placement(index, tile, q, cell, first, player)
-        open_sides = tile.open_sides
-        for seg in tile.segments:
-            feat = Feature(seg.type, first + seg.index, index, open_sides[seg.index])
-            feat.pennants = seg.attr("pennants")
-            if seg.attrs:
-                for k, v in seg.attrs.items():
-                    feat.counts[k] = v
-                if seg.attr("inn"):
-                    feat.flags.add("inn")
-                if seg.attr("cathedral"):
-                    feat.flags.add("cathedral")
-            if seg.touches:
-                feat.touches = [first + t for t in seg.touches]
-            if seg.type == "cloister":
-                feat.cell = cell
-            graph.add(feat)
-        self.board[cell] = placement
-        self.placements.append(placement)
-        x, y = cell
-        self.hash ^= hashing.item("t", x, y, tile.id, q)
-        for s in range(4):
-            dx, dy = SIDE_DELTA[s]
-            ncell = (x + dx, y + dy)
-            nb = self.board.get(ncell)
-            if nb is None:
-                continue
-            o = (s + 2) % 4
-            nrot = nb.tile.rotations[nb.rot]
-            for si in rot.side_segs[s]:
-                graph.of(first + si).open -= 1
-            for ni in nrot.side_segs[o]:
-                graph.of(nb.first_node + ni).open -= 1
-            for j, si in rot.side_pairs[s]:
-                for ni in nrot.side_j[o][2 - j]:
-                    graph.union(first + si, nb.first_node + ni)
-        self._frontier_remove(cell)
-        edges = rot.edges
-        for s in range(4):
-            dx, dy = SIDE_DELTA[s]
-            ncell = (x + dx, y + dy)
-            if ncell in self.board:
-                continue
-            key = self.frontier.get(ncell)
-            if key is None:
-                key = self._frontier_key(ncell)
-            else:
-                self._frontier_remove(ncell)
-                o = (s + 2) % 4
-                key = key[:o] + edges[s] + key[o + 1:]
-            self.frontier[ncell] = key
-            self.frontier_keys[key] = self.frontier_keys.get(key, 0) + 1
-        if tile.has_cloister():
-            for seg in tile.segments:
-                if seg.type == "cloister":
-                    self.cloisters[cell] = first + seg.index
-        return placement
-
-    def _frontier_remove(self, cell: Cell) -> None:
-        key = self.frontier.pop(cell, None)
-        if key is not None:
-            left = self.frontier_keys[key] - 1
-            if left:
-                self.frontier_keys[key] = left
-            else:
-                del self.frontier_keys[key]
-
-    def _frontier_key(self, cell: Cell) -> str:
-        x, y = cell
-        key = []
-        for s in range(4):
-            dx, dy = SIDE_DELTA[s]
-            nb = self.board.get((x + dx, y + dy))
-            key.append("." if nb is None else nb.tile.rotations[nb.rot].edges[(s + 2) % 4])
-        return "".join(key)
-
-    def _put_figure(self, placement: Placement, choice: FigureChoice) -> None:
-        p = self.turn
-        rot = placement.tile.rotations[placement.rot]
-        seg_index = rot.locations[choice.location]
-        node = placement.first_node + seg_index
-        kind = self.figure_kinds[choice.kind]
-        fig = Figure(p, choice.kind, node, placement.cell, choice.location,
-                     kind.strength, placement.tile.hill)
-        seg = placement.tile.segments[seg_index]
-        self._figure_target(fig, seg.attrs, kind.family).figures.append(fig)
-        self.supply[p][fig.kind] -= 1
-        self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
-        role = ROLE.get(seg.type) if kind.family == "follower" else choice.kind
-        self.events.append(FigurePlaced(p, choice.kind, placement.cell[0], placement.cell[1],
-                                        choice.location, role, seg.type))
-
-    def _figure_target(self, fig: Figure, attrs: Mapping[str, int], family: str) -> Feature:
-        """The feature a new figure joins."""
-        return self.graph.of(fig.node)
-
-    def return_figure(self, feat: Feature, fig: Figure) -> None:
-        feat.figures.remove(fig)
-        self.supply[fig.player][fig.kind] += 1
-        self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
-        self.events.append(FigureReturned(fig.player, fig.kind, fig.cell[0], fig.cell[1],
-                                          fig.location, feat.first))
 
     def emit(self, event: Event) -> None:
         """Record an event of the move being played (rule modules report through this)."""
@@ -738,38 +451,6 @@ class TileState(GameState):
         self.events.append(GameEnd(tuple(self.scores), tuple(self.winners())))
 
 
-def group_links(n: int, links: list[tuple[int, int]],
-                joined: Sequence[tuple[int, int]] = ()) -> list[list[int]]:
-    """Per segment of a new tile, the roots it joins, given (segment, neighbour root) links and
-    pairs of its own segments that are joined on the tile itself."""
-    groups: list[list[int]] = [[] for _ in range(n)]
-    if not links:
-        return groups
-    comp = list(range(n))
-
-    def f(a: int) -> int:
-        while comp[a] != a:
-            a = comp[a]
-        return a
-
-    for a0, b0 in joined:
-        a, b = f(a0), f(b0)
-        if a != b:
-            comp[a] = b
-    by_root: dict[int, int] = {}
-    for seg, root in links:
-        if root in by_root:
-            a, b = f(seg), f(by_root[root])
-            if a != b:
-                comp[a] = b
-        else:
-            by_root[root] = seg
-    roots_of: dict[int, list[int]] = {}
-    for root, seg in by_root.items():
-        roots_of.setdefault(f(seg), []).append(root)
-    for i in range(n):
-        groups[i] = roots_of.get(f(i), [])
-    return groups
 
 
 def build_pile(tileset: TileSet, seed: str) -> list[TileType]:

@@ -1,0 +1,234 @@
+"""The board of a tile-laying game: placed tiles, the open cells next to them (the frontier,
+with the edges each demands), the feature graph, and the checks of a placement (G1, G4).
+
+``Board`` is a part of ``TileState`` (``replay.tiles.state``); it holds no rule of any family.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..core import hashing
+from ..core.errors import IllegalMove
+from .features import Feature, FeatureGraph
+from .tileset import SIDE_DELTA, SIDES, TileSet, TileType
+
+Cell = tuple[int, int]
+
+
+@dataclass(slots=True)
+class Placement:
+    """A tile on the board: its index in placement order, turn, cell and first node id."""
+
+    index: int
+    tile: TileType
+    rot: int  # quarter turns
+    cell: Cell
+    first_node: int
+    player: int | None  # None for the start tile
+
+
+class Board:
+    """Tiles on cells, the frontier and the feature graph (see the module)."""
+
+    TERRAIN: ClassVar[Mapping[str, str]] = {}  # edge letter -> word, for messages
+    tileset: TileSet
+    tiles_by_id: dict[str, TileType]
+    graph: FeatureGraph
+    board: dict[Cell, Placement]
+    placements: list[Placement]
+    frontier: dict[Cell, str]  # open cell -> the edges its neighbours demand ("." for none)
+    frontier_keys: dict[str, int]  # frontier key -> how many cells have it
+    cloisters: dict[Cell, int]  # cell -> node of a segment that completes by its neighbours
+    hash: int
+
+    def _init_board(self, tileset: TileSet) -> None:
+        self.tileset = tileset
+        self.tiles_by_id = tileset.by_id()
+        self.graph = FeatureGraph()
+        self.board = {}
+        self.placements = []
+        self.frontier = {}
+        self.frontier_keys = {}
+        self.cloisters = {}
+
+    def can_place(self, tile: TileType) -> bool:
+        fits = tile.fits
+        return any(fits(key) for key in self.frontier_keys)
+
+    def neighbours(self, cell: Cell) -> int:
+        x, y = cell
+        board = self.board
+        return sum(
+            1 for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+            if (dx or dy) and (x + dx, y + dy) in board
+        )
+
+    def features(self) -> list[Feature]:
+        """Every feature (one per root), in creation order."""
+        feats = [f for f in self.graph.feature if f is not None]
+        feats.sort(key=lambda f: f.first)
+        return feats
+
+    def cells_of(self, feat: Feature) -> list[list[int]]:
+        return sorted([list(self.placements[t].cell) for t in feat.tiles])
+
+    def terrain(self, letter: str) -> str:
+        return self.TERRAIN.get(letter, letter)
+
+    def _check_placement(self, tile: TileType, cell: Cell, q: int) -> None:
+        x, y = cell
+        if cell in self.board:
+            raise IllegalMove("G4", f"cell ({x},{y}) already holds tile {self.board[cell].tile.id}")
+        key = self.frontier.get(cell)
+        if key is None:
+            raise IllegalMove("G4", f"cell ({x},{y}) shares no side with a placed tile")
+        edges = tile.rotations[q].edges
+        for s in range(4):
+            if key[s] != "." and key[s] != edges[s]:
+                dx, dy = SIDE_DELTA[s]
+                other = self.board[(x + dx, y + dy)]
+                raise IllegalMove(
+                    "G4", f"tile {tile.id} rotated {90 * q} at ({x},{y}): its {SIDES[s]} side "
+                    f"({self.terrain(edges[s])}) meets {self.terrain(key[s])} of tile "
+                    f"{other.tile.id} "
+                    f"at ({x + dx},{y + dy})")
+
+    def _prospective(self, tile: TileType, cell: Cell, q: int) -> list[list[int]]:
+        """For each segment of a tile not yet placed: the roots of the features it would join.
+
+        Segments of the new tile can join each other through a neighbour's feature, so the
+        closure is taken over the small graph of (new segment, neighbour root) links.
+        """
+        rot = tile.rotations[q]
+        x, y = cell
+        graph = self.graph
+        links: list[tuple[int, int]] = []
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            nb = self.board.get((x + dx, y + dy))
+            if nb is None:
+                continue
+            nrot = nb.tile.rotations[nb.rot]
+            o = (s + 2) % 4
+            for j, seg in rot.side_pairs[s]:
+                for nseg in nrot.side_j[o][2 - j]:
+                    links.append((seg, graph.find(nb.first_node + nseg)))
+        return group_links(len(tile.segments), links)
+
+    def _place(self, tile: TileType, q: int, cell: Cell, player: int | None) -> Placement:
+        rot = tile.rotations[q]
+        graph = self.graph
+        index = len(self.placements)
+        first = len(graph.parent)
+        placement = Placement(index, tile, q, cell, first, player)
+        open_sides = tile.open_sides
+        for seg in tile.segments:
+            feat = Feature(seg.type, first + seg.index, index, open_sides[seg.index])
+            feat.pennants = seg.attr("pennants")
+            if seg.attrs:
+                for k, v in seg.attrs.items():
+                    feat.counts[k] = v
+                if seg.attr("inn"):
+                    feat.flags.add("inn")
+                if seg.attr("cathedral"):
+                    feat.flags.add("cathedral")
+            if seg.touches:
+                feat.touches = [first + t for t in seg.touches]
+            if seg.type == "cloister":
+                feat.cell = cell
+            graph.add(feat)
+        self.board[cell] = placement
+        self.placements.append(placement)
+        x, y = cell
+        self.hash ^= hashing.item("t", x, y, tile.id, q)
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            ncell = (x + dx, y + dy)
+            nb = self.board.get(ncell)
+            if nb is None:
+                continue
+            o = (s + 2) % 4
+            nrot = nb.tile.rotations[nb.rot]
+            for si in rot.side_segs[s]:
+                graph.of(first + si).open -= 1
+            for ni in nrot.side_segs[o]:
+                graph.of(nb.first_node + ni).open -= 1
+            for j, si in rot.side_pairs[s]:
+                for ni in nrot.side_j[o][2 - j]:
+                    graph.union(first + si, nb.first_node + ni)
+        self._frontier_remove(cell)
+        edges = rot.edges
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            ncell = (x + dx, y + dy)
+            if ncell in self.board:
+                continue
+            key = self.frontier.get(ncell)
+            if key is None:
+                key = self._frontier_key(ncell)
+            else:
+                self._frontier_remove(ncell)
+                o = (s + 2) % 4
+                key = key[:o] + edges[s] + key[o + 1:]
+            self.frontier[ncell] = key
+            self.frontier_keys[key] = self.frontier_keys.get(key, 0) + 1
+        if tile.has_cloister():
+            for seg in tile.segments:
+                if seg.type == "cloister":
+                    self.cloisters[cell] = first + seg.index
+        return placement
+
+    def _frontier_remove(self, cell: Cell) -> None:
+        key = self.frontier.pop(cell, None)
+        if key is not None:
+            left = self.frontier_keys[key] - 1
+            if left:
+                self.frontier_keys[key] = left
+            else:
+                del self.frontier_keys[key]
+
+    def _frontier_key(self, cell: Cell) -> str:
+        x, y = cell
+        key = []
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            nb = self.board.get((x + dx, y + dy))
+            key.append("." if nb is None else nb.tile.rotations[nb.rot].edges[(s + 2) % 4])
+        return "".join(key)
+
+
+def group_links(n: int, links: list[tuple[int, int]],
+                joined: Sequence[tuple[int, int]] = ()) -> list[list[int]]:
+    """Per segment of a new tile, the roots it joins, given (segment, neighbour root) links and
+    pairs of its own segments that are joined on the tile itself."""
+    groups: list[list[int]] = [[] for _ in range(n)]
+    if not links:
+        return groups
+    comp = list(range(n))
+
+    def f(a: int) -> int:
+        while comp[a] != a:
+            a = comp[a]
+        return a
+
+    for a0, b0 in joined:
+        a, b = f(a0), f(b0)
+        if a != b:
+            comp[a] = b
+    by_root: dict[int, int] = {}
+    for seg, root in links:
+        if root in by_root:
+            a, b = f(seg), f(by_root[root])
+            if a != b:
+                comp[a] = b
+        else:
+            by_root[root] = seg
+    roots_of: dict[int, list[int]] = {}
+    for root, seg in by_root.items():
+        roots_of.setdefault(f(seg), []).append(root)
+    for i in range(n):
+        groups[i] = roots_of.get(f(i), [])
+    return groups

@@ -1,0 +1,166 @@
+"""Figures on the features of a tile-laying game: which may stand where (G6), putting them
+and sending them home (G9).
+
+``Figures`` is a part of ``TileState`` (``replay.tiles.state``); a family describes its figure
+kinds as ``FigureKind``s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..core import hashing
+from ..core.errors import IllegalMove
+from .events import FigurePlaced, FigureReturned
+from .features import Feature, FeatureGraph, Figure
+from .moves import FigureChoice
+from .tileset import ROLE, TileType, location_name
+
+if TYPE_CHECKING:
+    from ..core.events import Event
+    from ..core.family import Player
+    from .board import Cell, Placement
+
+
+@dataclass(frozen=True, slots=True)
+class FigureKind:
+    """A kind of figure: which family of figures it blocks, its strength in majorities (G8),
+    the segment types it may stand on, and the rule that says so."""
+
+    name: str
+    family: str  # figures of one family block each other on a feature (G6)
+    strength: int
+    segments: frozenset[str]
+    rule: str
+    count: int  # how many each player starts with
+
+
+class Figures:
+    """The figure rules of ``TileState`` (see the module)."""
+
+    figure_kinds: dict[str, FigureKind]
+    supply: list[dict[str, int]]  # per seat: kind -> figures left
+    turn: int
+    graph: FeatureGraph
+    events: list[Event]
+    hash: int
+
+    if TYPE_CHECKING:  # given by the other parts of ``TileState``
+        @property
+        def players(self) -> tuple[Player, ...]: ...
+
+        def _prospective(self, tile: TileType, cell: Cell, q: int) -> list[list[int]]: ...
+
+    def _groups_for(self, figure_family: str, tile: TileType, cell: Cell,
+                    q: int) -> tuple[list[list[int]], FeatureGraph]:
+        """The features each segment would join, in the graph where ``figure_family`` counts."""
+        return self._prospective(tile, cell, q), self.graph
+
+    def _supply_exhausted(self, player: int, kind: str) -> None:
+        raise IllegalMove("G6", f"{self.players[player].name} has no {kind} left in supply")
+
+    def figure_options(self, tile: TileType, x: int, y: int, rotation: int,
+                       player: int | None = None) -> list[FigureChoice]:
+        """Legal figure choices after placing ``tile`` there (not including "no figure")."""
+        p = self.turn if player is None else player
+        q = rotation // 90
+        rot = tile.rotations[q]
+        out: list[FigureChoice] = []
+        groups_by_family: dict[str, tuple[list[list[int]], FeatureGraph]] = {}
+        for kind in sorted(self.supply[p]):
+            if self.supply[p][kind] <= 0:
+                continue
+            fk = self.figure_kinds[kind]
+            found = groups_by_family.get(fk.family)
+            if found is None:
+                found = groups_by_family[fk.family] = self._groups_for(fk.family, tile,
+                                                                       (x, y), q)
+            groups, graph = found
+            for seg in tile.segments:
+                if seg.type not in fk.segments:
+                    continue
+                if self._occupied(groups[seg.index], fk.family, graph):
+                    continue
+                out.append(FigureChoice(kind, location_name(rot, seg.index)))
+        return out
+
+    def _check_figure(self, tile: TileType, cell: Cell, q: int, fig: FigureChoice,
+                      groups: list[list[int]]) -> None:
+        p = self.turn
+        if fig.kind not in self.supply[p]:
+            raise IllegalMove("G6", f"figure {fig.kind!r} is not part of this game")
+        if self.supply[p][fig.kind] <= 0:
+            self._supply_exhausted(p, fig.kind)
+        rot = tile.rotations[q]
+        seg_index = rot.locations.get(fig.location)
+        if seg_index is None:
+            names = sorted(rot.locations)
+            raise IllegalMove("G6", f"tile {tile.id} rotated {90 * q} has no segment at "
+                              f"{fig.location!r} (locations: {', '.join(names)})")
+        seg = tile.segments[seg_index]
+        kind = self.figure_kinds[fig.kind]
+        if seg.type not in kind.segments:
+            raise IllegalMove(kind.rule, f"a {fig.kind} cannot stand on a "
+                              f"{seg.type} ({fig.location})")
+        graph = self.graph
+        if kind.family != "follower":
+            groups, graph = self._groups_for(kind.family, tile, cell, q)
+        holder = self._occupied(groups[seg_index], kind.family, graph)
+        if holder is not None:
+            what = seg.type if graph is self.graph else f"river network of the {seg.type}"
+            raise IllegalMove(
+                kind.rule,
+                f"the {what} at {fig.location} already holds a {holder.kind} of "
+                f"{self.players[holder.player].name} at ({holder.cell[0]},{holder.cell[1]}) "
+                f"{holder.location}")
+
+    def _occupied(self, roots: list[int], family: str,
+                  graph: FeatureGraph | None = None) -> Figure | None:
+        graph = graph or self.graph
+        kinds = self.figure_kinds
+        for r in roots:
+            feat = graph.feature[r]
+            assert feat is not None
+            for f in feat.figures:
+                if kinds[f.kind].family == family:
+                    return f
+        return None
+
+    def _put_figure(self, placement: Placement, choice: FigureChoice) -> None:
+        p = self.turn
+        rot = placement.tile.rotations[placement.rot]
+        seg_index = rot.locations[choice.location]
+        node = placement.first_node + seg_index
+        kind = self.figure_kinds[choice.kind]
+        fig = Figure(p, choice.kind, node, placement.cell, choice.location,
+                     kind.strength, placement.tile.hill)
+        seg = placement.tile.segments[seg_index]
+        self._figure_target(fig, seg.attrs, kind.family).figures.append(fig)
+        self.supply[p][fig.kind] -= 1
+        self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
+        role = ROLE.get(seg.type) if kind.family == "follower" else choice.kind
+        self.events.append(FigurePlaced(p, choice.kind, placement.cell[0], placement.cell[1],
+                                        choice.location, role, seg.type))
+
+    def _figure_target(self, fig: Figure, attrs: Mapping[str, int], family: str) -> Feature:
+        """The feature a new figure joins."""
+        return self.graph.of(fig.node)
+
+    def return_figure(self, feat: Feature, fig: Figure) -> None:
+        feat.figures.remove(fig)
+        self.supply[fig.player][fig.kind] += 1
+        self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
+        self.events.append(FigureReturned(fig.player, fig.kind, fig.cell[0], fig.cell[1],
+                                          fig.location, feat.first))
+
+    def figure_graphs(self) -> list[FeatureGraph]:
+        """The graphs figures stand in (the feature graph, and any the family adds)."""
+        return [self.graph]
+
+    def figures_on_board(self) -> list[Figure]:
+        out = [fig for graph in self.figure_graphs() for root, feat in enumerate(graph.feature)
+               if feat is not None for fig in feat.figures]
+        out.sort(key=lambda f: f.node)
+        return out
