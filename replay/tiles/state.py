@@ -156,7 +156,7 @@ class TileState(Board, Figures, GameState):
 
     def check(self, move: Any) -> None:
         try:
-            self._check(move)
+            self._check(self._as_move(move))
         except IllegalMove as exc:
             self._annotate(exc)
             raise
@@ -248,9 +248,14 @@ class TileState(Board, Figures, GameState):
 
     # ------------------------------------------------------------------ moves
 
+    def _as_move(self, move: Any) -> Any:
+        """A move of the family's own class (a plain ``TileMove`` is taken as one)."""
+        return move
+
     def step(self, move: Any) -> list[Event]:
         """Check and apply one tile. Returns its events; raises ``IllegalMove`` and leaves the
         state exactly as it was."""
+        move = self._as_move(move)
         idx = self.moves_played
         try:
             tile = self._check(move)

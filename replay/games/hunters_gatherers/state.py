@@ -78,6 +78,11 @@ class HuntersGatherersState(TileState):
     def _move(self, **fields: Any) -> Move:
         return Move(**fields)
 
+    def _as_move(self, move: Any) -> Move:
+        if isinstance(move, Move):
+            return move
+        return Move(move.x, move.y, move.rotation, move.tile, move.figure, move.discard)
+
     # ------------------------------------------------------------ a turn of one or two steps
 
     def apply(self, move: Any) -> list[Event]:
@@ -86,6 +91,7 @@ class HuntersGatherersState(TileState):
         A turn with a bonus tile is two ``step``s; when its second half is wrong the game is
         rebuilt from its steps so far (errors are rare, turns are many: this costs nothing on
         the legal path)."""
+        move = self._as_move(move)
         idx = self.moves_played
         bonus = move.bonus
         done = len(self.steps)
@@ -110,6 +116,7 @@ class HuntersGatherersState(TileState):
     def check(self, move: Any) -> None:
         """The land tile is checked here; a turn that has or needs a bonus tile is tried on a
         copy (the bonus tile's checks depend on the land tile's consequences)."""
+        move = self._as_move(move)
         super().check(dataclasses.replace(move, bonus=None))
         if move.bonus is not None or (not move.discard and self.completes_gold_forest(
                 self._tile_for(move), move.x, move.y, move.rotation)):
