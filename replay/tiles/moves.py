@@ -37,15 +37,16 @@ class TileMove:
     discard: bool = False
 
 
-def tile_fields(m: Mapping[str, Any]) -> dict[str, Any]:
-    """The shared fields of a schema-valid move object, as keyword arguments of a move."""
+TileFields = tuple[int, int, int, str | None, FigureChoice | None, bool]
+
+
+def tile_fields(m: Mapping[str, Any]) -> TileFields:
+    """The shared fields of a schema-valid move object, as the first arguments of a move:
+    x, y, rotation, tile, figure, discard."""
     fig = m.get("figure")
-    return {
-        "x": m.get("x", 0), "y": m.get("y", 0), "rotation": m.get("rotation", 0),
-        "tile": m.get("tile"),
-        "figure": None if fig is None else FigureChoice(fig.get("kind", "follower"), fig["at"]),
-        "discard": bool(m.get("discard")),
-    }
+    return (m.get("x", 0), m.get("y", 0), m.get("rotation", 0), m.get("tile"),
+            None if fig is None else FigureChoice(fig.get("kind", "follower"), fig["at"]),
+            "discard" in m)
 
 
 def encode_tile_move(move: TileMove) -> dict[str, Any]:

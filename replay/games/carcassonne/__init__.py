@@ -54,11 +54,11 @@ class Carcassonne(TileFamily):
 
     def decode_move(self, raw: Mapping[str, Any], path: str) -> Move:
         self.refuse_foreign_fields(raw, path)
-        fields = tile_fields(raw)
+        fields: dict[str, Any] = {}
         for r in FIELD_RULES:
             if not r.move_fields.isdisjoint(raw):
                 fields.update(r.decode(raw, path))
-        return Move(**fields)
+        return Move(*tile_fields(raw), **fields)
 
     def encode_move(self, move: Any) -> dict[str, Any]:
         out = encode_tile_move(move)

@@ -49,8 +49,8 @@ class HuntersGatherers(TileFamily):
     def decode_move(self, raw: Mapping[str, Any], path: str) -> Move:
         self.refuse_foreign_fields(raw, path)
         bonus = raw.get("bonus")
-        return Move(**tile_fields(raw),
-                    bonus=None if bonus is None else TileMove(**tile_fields(bonus)))
+        return Move(*tile_fields(raw),
+                    bonus=None if bonus is None else TileMove(*tile_fields(bonus)))
 
     def encode_move(self, move: Any) -> dict[str, Any]:
         out = encode_tile_move(move)
