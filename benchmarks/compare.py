@@ -5,9 +5,9 @@ Usage::
     git worktree add /tmp/before <commit>          # the code to compare against
     .venv/bin/python benchmarks/compare.py /tmp/before . --rounds 5 --games 100
 
-Each round runs ``benchmarks/bench.py --json`` of the first tree, then of the second (each in
-its own process, with its own ``PYTHONPATH``), so that the noise of a shared machine falls on
-both alike. Prints per configuration the median games/s of each and the ratio new/old.
+Each round runs ``benchmarks/bench.py --json`` of both trees (each in its own process, with its
+own ``PYTHONPATH``), the first tree first in even rounds and second in odd ones, so that the
+noise of a shared machine (and the speed of whoever runs first) falls on both alike. Prints per configuration the median games/s of each and the ratio new/old.
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ def main() -> int:
     args = ap.parse_args()
     samples: dict[tuple[str, str, str], list[float]] = {}
     for k in range(args.rounds):
-        for label, tree in (("old", args.old), ("new", args.new)):
+        pair = [("old", args.old), ("new", args.new)]
+        for label, tree in pair if k % 2 == 0 else pair[::-1]:  # no seat is always first
             for row in run(tree.resolve(), args.games):
                 for what in ("generate_per_s", "verify_per_s"):
                     samples.setdefault((row["config"], what, label), []).append(row[what])
