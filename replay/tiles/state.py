@@ -32,6 +32,7 @@ __all__ = ["Cell", "FigureKind", "Placement", "TileState", "build_pile", "group_
 class TileState(Board, Figures, GameState):
     """One tile-laying game in progress (see the module)."""
 
+    MOVE: ClassVar[type] = TileMove  # the family's move class
     COMPLETION_ORDER: ClassVar[Mapping[str, int]] = {}  # G10: segment type -> rank
     CLOSING: ClassVar[frozenset[str]] = frozenset()  # segment types complete with no open side
 
@@ -151,8 +152,6 @@ class TileState(Board, Figures, GameState):
         from .drawing import tile
         return tile(self.current, size=size, prefix="next-")
 
-    def apply(self, move: Any) -> list[Event]:
-        return self.step(move)
 
     def check(self, move: Any) -> None:
         try:
@@ -255,7 +254,8 @@ class TileState(Board, Figures, GameState):
     def step(self, move: Any) -> list[Event]:
         """Check and apply one tile. Returns its events; raises ``IllegalMove`` and leaves the
         state exactly as it was."""
-        move = self._as_move(move)
+        if move.__class__ is not self.MOVE:
+            move = self._as_move(move)
         idx = self.moves_played
         try:
             tile = self._check(move)
@@ -271,6 +271,8 @@ class TileState(Board, Figures, GameState):
         self._step_done(idx)
         events, self.events = self.events, []
         return events
+
+    apply = step  # one log move is one tile (a family with two-step turns overrides apply)
 
     def _annotate(self, exc: IllegalMove) -> None:
         exc.move = self.moves_played

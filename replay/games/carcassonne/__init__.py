@@ -24,6 +24,7 @@ __all__ = ["Carcassonne", "CarcassonneState", "FlockChoice", "Move", "CARCASSONN
 
 RULES: dict[str, ExpansionRules] = {r.info.name: r for r in (InnsCathedrals(), HillsSheep())}
 FIELD_RULES = tuple(r for r in RULES.values() if r.move_fields)  # expansions with move fields
+BASIC_FIELDS = TileFamily.move_fields  # a move with only these fields needs no expansion
 
 
 class Carcassonne(TileFamily):
@@ -54,6 +55,8 @@ class Carcassonne(TileFamily):
 
     def decode_move(self, raw: Mapping[str, Any], path: str) -> Move:
         self.refuse_foreign_fields(raw, path)
+        if BASIC_FIELDS.issuperset(raw):
+            return Move(*tile_fields(raw))
         fields: dict[str, Any] = {}
         for r in FIELD_RULES:
             if not r.move_fields.isdisjoint(raw):
@@ -69,6 +72,8 @@ class Carcassonne(TileFamily):
     def move_surely_valid(self, raw: Any) -> bool:
         if not super().move_surely_valid(raw):
             return False
+        if BASIC_FIELDS.issuperset(raw):
+            return True
         return all(r.surely_valid(raw) for r in FIELD_RULES
                    if not r.move_fields.isdisjoint(raw))
 

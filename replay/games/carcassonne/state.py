@@ -48,6 +48,7 @@ class CarcassonneState(TileState):
     """One game of Carcassonne in progress."""
 
     FAMILY: ClassVar[Family]  # set by the family when it registers
+    MOVE = Move
     TERRAIN = {"C": "city", "R": "road", "F": "field"}
     COMPLETION_ORDER = scoring.TYPE_ORDER
     CLOSING = frozenset({"road", "city"})

@@ -45,6 +45,7 @@ class HuntersGatherersState(TileState):
     """One game of Hunters & Gatherers in progress."""
 
     FAMILY: ClassVar[Family]
+    MOVE = Move
     TERRAIN = {"F": "forest", "M": "meadow", "R": "river"}
     CLOSING = frozenset({"forest", "river"})
 
