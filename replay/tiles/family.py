@@ -89,9 +89,10 @@ def _builtin_combination(main: str, expansions: tuple[str, ...]) -> TileSet:
 FIGURE_RATE = 600  # the generator puts a figure on 600 moves in 1000 (when it can)
 
 
-def random_placement(state: Any, tile: Any, pick: Any) -> TileMove:
+def random_placement(state: Any, tile: Any, pick: Any, move_class: type = TileMove) -> Any:
     """The generator's policy for a tile: a placement drawn from the sorted legal ones, then,
-    on ``FIGURE_RATE`` moves in 1000, a figure drawn from the legal choices."""
+    on ``FIGURE_RATE`` moves in 1000, a figure drawn from the legal choices; a move of
+    ``move_class``."""
     spots = state.legal_placements(tile)
     x, y, rot = spots[pick.below(len(spots))]
     figure = None
@@ -99,4 +100,4 @@ def random_placement(state: Any, tile: Any, pick: Any) -> TileMove:
         figs = state.figure_options(tile, x, y, rot)
         if figs:
             figure = figs[pick.below(len(figs))]
-    return TileMove(x, y, rot, tile.id, figure)
+    return move_class(x, y, rot, tile.id, figure)

@@ -15,10 +15,10 @@ from ...core.errors import LogFormatError
 from ...core.family import Expansion, GameConfig, GameState, Option, register
 from ...tiles.family import TileFamily, random_placement
 from ...tiles.moves import encode_tile_move, tile_fields
-from .hills_sheep import HillsSheep
+from .hills_sheep import FlockChoice, HillsSheep
 from .inns_cathedrals import InnsCathedrals
 from .rules import ExpansionRules
-from .state import CarcassonneState, FlockChoice, Move
+from .state import CarcassonneState, Move
 
 __all__ = ["Carcassonne", "CarcassonneState", "FlockChoice", "Move", "CARCASSONNE"]
 
@@ -82,8 +82,7 @@ class Carcassonne(TileFamily):
         tile = state.current
         if tile is None:
             raise LogFormatError("the generator plays seeded games only")
-        placed = random_placement(state, tile, pick)
-        move = Move(placed.x, placed.y, placed.rotation, placed.tile, placed.figure)
+        move: Move = random_placement(state, tile, pick, Move)
         for r in state.rules:
             move = r.random_choices(state, tile, move, pick)
         state.step(move)

@@ -9,8 +9,10 @@ bag's tokens sorted in increasing order (wolves first). A table log lists its dr
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.errors import IllegalMove
@@ -30,7 +32,17 @@ if TYPE_CHECKING:
     from ...tiles.state import Placement
     from ...tiles.tileset import TileType
     from .state import CarcassonneState as Game
-    from .state import FlockChoice, Move
+    from .state import Move
+
+@dataclass(frozen=True, slots=True)
+class FlockChoice:
+    """HS3: for the field holding this player's shepherd that the new tile extends (named by a
+    location of the new tile), draw a token ("expand") or score the flock ("herd")."""
+
+    location: str
+    action: str
+
+
 
 WOLF = 0
 BAG = (0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4)
@@ -170,7 +182,6 @@ class HillsSheep(ExpansionRules):
 
     def complete_moves(self, state: Game, tile: TileType, move: Move) -> Iterator[Move]:
         """HS3: every expand-or-herd combination; a table log lists its draws (HS2, L1)."""
-        from .state import FlockChoice
         locations = state.flock_required(tile, move.x, move.y, move.rotation)
         for actions in itertools.product(ACTIONS, repeat=len(locations)):
             flock = tuple(FlockChoice(loc, a) for loc, a in zip(locations, actions,
@@ -185,14 +196,12 @@ class HillsSheep(ExpansionRules):
                 yield _replace(choice, tokens=tokens)
 
     def random_choices(self, state: Game, tile: TileType, move: Move, pick: Any) -> Move:
-        from .state import FlockChoice
         flock: list[FlockChoice] = []
         for loc in state.flock_required(tile, move.x, move.y, move.rotation):
             flock.append(FlockChoice(loc, ACTIONS[pick.below(2)]))
         return _replace(move, flock=tuple(flock)) if flock else move
 
     def decode(self, raw: Mapping[str, Any], path: str) -> dict[str, Any]:
-        from .state import FlockChoice
         return {
             "flock": tuple(FlockChoice(c["at"], c["action"]) for c in raw.get("flock", ())),
             "tokens": tuple(0 if t == "wolf" else t for t in raw.get("tokens", ())),
@@ -229,7 +238,6 @@ class HillsSheep(ExpansionRules):
 
 
 def _replace(move: Move, **fields: Any) -> Move:
-    import dataclasses
     return dataclasses.replace(move, **fields)
 
 

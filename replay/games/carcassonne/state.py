@@ -17,6 +17,7 @@ from ...tiles.moves import TileMove
 from ...tiles.state import FigureKind, TileState
 from ...tiles.tileset import TileType
 from . import scoring
+from .hills_sheep import FlockChoice, shepherd_fields
 from .rules import ExpansionRules, Points
 
 if TYPE_CHECKING:
@@ -24,15 +25,6 @@ if TYPE_CHECKING:
 
 FOLLOWER = FigureKind("follower", "follower", 1,
                       frozenset({"road", "city", "field", "cloister"}), "G6", 7)  # B1, G6
-
-
-@dataclass(frozen=True, slots=True)
-class FlockChoice:
-    """HS3: for the field holding this player's shepherd that the new tile extends (named by a
-    location of the new tile), draw a token ("expand") or score the flock ("herd")."""
-
-    location: str
-    action: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +115,6 @@ class CarcassonneState(TileState):
         (empty without Hills & Sheep)."""
         if "hills-sheep" not in self.parts:
             return []
-        from .hills_sheep import shepherd_fields
         q = rotation // 90
         groups = self._prospective(tile, (x, y), q)
         return list(shepherd_fields(self, tile, q, groups))

@@ -74,8 +74,7 @@ class HuntersGatherers(TileFamily):
         tile = state.current
         if tile is None:
             raise LogFormatError("the generator plays seeded games only")
-        placed = random_placement(state, tile, pick)
-        move = Move(placed.x, placed.y, placed.rotation, placed.tile, placed.figure)
+        move: Move = random_placement(state, tile, pick, Move)
         state.step(move)
         if state.bonus_due:
             assert state.pending_bonus is not None
