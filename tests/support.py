@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from replay.core.family import GameConfig, family
 from replay.core.playback import Playback, play_through
 from replay.core.record import parse
+from replay.games.carcassonne import CarcassonneState
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -56,3 +58,16 @@ def fixture_log(folder: str, name: str) -> dict[str, Any]:
     """``fixtures/<folder>/<name>.json`` as a dict."""
     data: dict[str, Any] = load(FIXTURES / folder / f"{name}.json")
     return data
+
+
+def new_carcassonne(config: GameConfig) -> CarcassonneState:
+    """The position before the first move of a Carcassonne game."""
+    state = family("base").new_state(config)
+    assert isinstance(state, CarcassonneState)
+    return state
+
+
+def carcassonne_of(r: Playback) -> CarcassonneState:
+    """The last legal position of a replayed Carcassonne log."""
+    assert isinstance(r.state, CarcassonneState)
+    return r.state

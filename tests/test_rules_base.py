@@ -10,31 +10,19 @@ import pytest
 
 from replay.core.errors import IllegalMove
 from replay.core.family import GameConfig, Player, family
-from replay.core.playback import Playback
 from replay.core.verify import verify_data
-from replay.games.carcassonne import CarcassonneState, Move
+from replay.games.carcassonne import Move
 from replay.generate import config_for, play_random
 from replay.tiles.moves import FigureChoice
 from replay.tiles.state import build_pile
 from replay.tiles.tileset import SIDE_DELTA, builtin_tileset, parse_tileset
 
+from .support import carcassonne_of as _state
 from .support import mv, run, score_events, scores_of, table_log
+from .support import new_carcassonne as _new
 
 AB = ["Ada", "Ben"]
 DEFAULTS = family("base").option_values({}, ())  # every option of the base game at its default
-
-
-def _new(config: GameConfig) -> CarcassonneState:
-    """The position before the first move of a Carcassonne game."""
-    state = family("base").new_state(config)
-    assert isinstance(state, CarcassonneState)
-    return state
-
-
-def _state(r: Playback) -> CarcassonneState:
-    """The last legal position of a replayed Carcassonne log."""
-    assert isinstance(r.state, CarcassonneState)
-    return r.state
 
 
 def _error(log: dict[str, Any]) -> IllegalMove:

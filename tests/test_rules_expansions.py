@@ -13,7 +13,6 @@ import pytest
 
 from replay.core.errors import IllegalMove
 from replay.core.family import GameConfig, Player, family
-from replay.core.playback import Playback
 from replay.core.record import parse
 from replay.core.verify import verify_data, verify_file
 from replay.games.carcassonne import CarcassonneState, Move, hills_sheep
@@ -23,25 +22,14 @@ from replay.tiles.scoring import majority
 from replay.tiles.tileset import builtin_tileset, parse_tileset
 
 from .support import FIXTURES, fixture_log, load, run, score_events
+from .support import carcassonne_of as _state
+from .support import new_carcassonne as _new
 
 EXP = FIXTURES / "expansions"
 
 
 def fixture(name: str) -> dict[str, Any]:
     return fixture_log("expansions", name)
-
-
-def _new(config: GameConfig) -> CarcassonneState:
-    """The position before the first move of a Carcassonne game."""
-    state = family("base").new_state(config)
-    assert isinstance(state, CarcassonneState)
-    return state
-
-
-def _state(r: Playback) -> CarcassonneState:
-    """The last legal position of a replayed Carcassonne log."""
-    assert isinstance(r.state, CarcassonneState)
-    return r.state
 
 
 def _sheep(state: CarcassonneState) -> hills_sheep.SheepBag:

@@ -6,7 +6,7 @@ with the edges each demands), the feature graph, and the checks of a placement (
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -102,21 +102,24 @@ class Board:
         Segments of the new tile can join each other through a neighbour's feature, so the
         closure is taken over the small graph of (new segment, neighbour root) links.
         """
+        find = self.graph.find
+        links = [(seg, find(node)) for seg, node in self._across(tile, cell, q)]
+        return group_links(len(tile.segments), links)
+
+    def _across(self, tile: TileType, cell: Cell, q: int) -> Iterator[tuple[int, int]]:
+        """(segment of the tile, node of a neighbour's segment) for every pair of segments
+        that meet across a side when the tile lies at ``cell`` turned ``q`` quarter turns."""
         rot = tile.rotations[q]
         x, y = cell
-        graph = self.graph
-        links: list[tuple[int, int]] = []
         for s in range(4):
             dx, dy = SIDE_DELTA[s]
             nb = self.board.get((x + dx, y + dy))
             if nb is None:
                 continue
-            nrot = nb.tile.rotations[nb.rot]
-            o = (s + 2) % 4
+            nside = nb.tile.rotations[nb.rot].side_j[(s + 2) % 4]
             for j, seg in rot.side_pairs[s]:
-                for nseg in nrot.side_j[o][2 - j]:
-                    links.append((seg, graph.find(nb.first_node + nseg)))
-        return group_links(len(tile.segments), links)
+                for nseg in nside[2 - j]:
+                    yield seg, nb.first_node + nseg
 
     def _place(self, tile: TileType, q: int, cell: Cell, player: int | None) -> Placement:
         rot = tile.rotations[q]

@@ -249,7 +249,9 @@ class TileState(Board, Figures, GameState):
 
     def _as_move(self, move: Any) -> Any:
         """A move of the family's own class (a plain ``TileMove`` is taken as one)."""
-        return move
+        if isinstance(move, self.MOVE):
+            return move
+        return self.MOVE(move.x, move.y, move.rotation, move.tile, move.figure, move.discard)
 
     def step(self, move: Any) -> list[Event]:
         """Check and apply one tile. Returns its events; raises ``IllegalMove`` and leaves the

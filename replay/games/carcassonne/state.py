@@ -82,11 +82,6 @@ class CarcassonneState(TileState):
     def _move(self, **fields: Any) -> Move:
         return Move(**fields)
 
-    def _as_move(self, move: Any) -> Move:
-        if isinstance(move, Move):
-            return move
-        return Move(move.x, move.y, move.rotation, move.tile, move.figure, move.discard)
-
     def _needs_groups(self, move: Any) -> bool:
         return self._groups_always or bool(move.flock or move.tokens)
 

@@ -79,11 +79,6 @@ class HuntersGatherersState(TileState):
     def _move(self, **fields: Any) -> Move:
         return Move(**fields)
 
-    def _as_move(self, move: Any) -> Move:
-        if isinstance(move, Move):
-            return move
-        return Move(move.x, move.y, move.rotation, move.tile, move.figure, move.discard)
-
     # ------------------------------------------------------------ a turn of one or two steps
 
     def apply(self, move: Any) -> list[Event]:
@@ -296,20 +291,9 @@ class HuntersGatherersState(TileState):
             if seg.type == "river":
                 for lake in seg.touches:
                     net.union(first + seg.index, first + lake)
-        rot = tile.rotations[q]
-        x, y = cell
-        for s in range(4):
-            dx, dy = SIDE_DELTA[s]
-            nb = self.board.get((x + dx, y + dy))
-            if nb is None:
-                continue
-            nrot = nb.tile.rotations[nb.rot]
-            o = (s + 2) % 4
-            for j, si in rot.side_pairs[s]:
-                if tile.segments[si].type != "river":
-                    continue
-                for ni in nrot.side_j[o][2 - j]:
-                    net.union(first + si, nb.first_node + ni)
+        for si, node in self._across(tile, cell, q):
+            if tile.segments[si].type == "river":
+                net.union(first + si, node)
         return placement
 
     def _add_net_node(self, seg: Segment, first: int, index: int, open_sides: int) -> None:
@@ -328,21 +312,9 @@ class HuntersGatherersState(TileState):
                     q: int) -> tuple[list[list[int]], FeatureGraph]:
         if figure_family != "hut":
             return super()._groups_for(figure_family, tile, cell, q)
-        rot = tile.rotations[q]
-        x, y = cell
-        links: list[tuple[int, int]] = []
-        for s in range(4):
-            dx, dy = SIDE_DELTA[s]
-            nb = self.board.get((x + dx, y + dy))
-            if nb is None:
-                continue
-            nrot = nb.tile.rotations[nb.rot]
-            o = (s + 2) % 4
-            for j, seg in rot.side_pairs[s]:
-                if tile.segments[seg].type != "river":
-                    continue
-                for nseg in nrot.side_j[o][2 - j]:
-                    links.append((seg, self.net.find(nb.first_node + nseg)))
+        find = self.net.find
+        links = [(seg, find(node)) for seg, node in self._across(tile, cell, q)
+                 if tile.segments[seg].type == "river"]
         joined = [(river.index, lake) for river in tile.segments if river.type == "river"
                   for lake in river.touches]
         return group_links(len(tile.segments), links, joined), self.net
