@@ -7,7 +7,8 @@ Usage::
 
 Each round runs ``benchmarks/bench.py --json`` of both trees (each in its own process, with its
 own ``PYTHONPATH``), the first tree first in even rounds and second in odd ones, so that the
-noise of a shared machine (and the speed of whoever runs first) falls on both alike. Prints per configuration the median games/s of each and the ratio new/old.
+noise of a shared machine (and the speed of whoever runs first) falls on both alike.
+Prints per configuration the median games/s of each and the ratio new/old.
 """
 
 from __future__ import annotations

@@ -287,13 +287,16 @@ class HuntersGatherersState(TileState):
         net = self.net
         for seg in tile.segments:
             self._add_net_node(seg, first, index, tile.open_sides[seg.index])
+        rivers = False
         for seg in tile.segments:
             if seg.type == "river":
+                rivers = True
                 for lake in seg.touches:
                     net.union(first + seg.index, first + lake)
-        for si, node in self._across(tile, cell, q):
-            if tile.segments[si].type == "river":
-                net.union(first + si, node)
+        if rivers:
+            for si, node in self._across(tile, cell, q):
+                if tile.segments[si].type == "river":
+                    net.union(first + si, node)
         return placement
 
     def _add_net_node(self, seg: Segment, first: int, index: int, open_sides: int) -> None:
