@@ -102,8 +102,21 @@ class Board:
         Segments of the new tile can join each other through a neighbour's feature, so the
         closure is taken over the small graph of (new segment, neighbour root) links.
         """
+        # the loop of ``_across``, written out: this runs on every move with a figure
+        rot = tile.rotations[q]
+        x, y = cell
         find = self.graph.find
-        links = [(seg, find(node)) for seg, node in self._across(tile, cell, q)]
+        links: list[tuple[int, int]] = []
+        for s in range(4):
+            dx, dy = SIDE_DELTA[s]
+            nb = self.board.get((x + dx, y + dy))
+            if nb is None:
+                continue
+            nside = nb.tile.rotations[nb.rot].side_j[(s + 2) % 4]
+            first = nb.first_node
+            for j, seg in rot.side_pairs[s]:
+                for nseg in nside[2 - j]:
+                    links.append((seg, find(first + nseg)))
         return group_links(len(tile.segments), links)
 
     def _across(self, tile: TileType, cell: Cell, q: int) -> Iterator[tuple[int, int]]:

@@ -65,8 +65,9 @@ class Carcassonne(TileFamily):
 
     def encode_move(self, move: Any) -> dict[str, Any]:
         out = encode_tile_move(move)
-        for r in RULES.values():
-            out.update(r.encode(move))
+        if move.flock or move.tokens or move.hidden is not None:
+            for r in FIELD_RULES:
+                out.update(r.encode(move))
         return out
 
     def move_surely_valid(self, raw: Any) -> bool:
