@@ -254,3 +254,19 @@ def test_replay_upto_gives_intermediate_states() -> None:
     half = play_through(parsed, upto=30)
     assert isinstance(half.state, TileState)
     assert half.hashes == full.hashes[:30] and len(half.state.placements) == 31
+
+
+def test_L1_a_move_field_of_another_game_is_refused_with_its_path() -> None:
+    """A Carcassonne move with a Hunters & Gatherers bonus tile, or a Hunters & Gatherers move
+    with Hills & Sheep fields, is unreadable (exit 2) at the JSON path of the field."""
+    base = generate_log("base", 2, 3)
+    base["moves"][2]["bonus"] = {"x": 0, "y": 0, "rotation": 0}
+    report = verify_data(base)
+    assert report.exit_code == 2 and report.error is not None
+    assert report.error["path"] == "/moves/2/bonus"
+    assert "'bonus' is not a move field of Carcassonne" in report.error["message"]
+    hg = generate_log("hunters-gatherers", 2, 3)
+    hg["moves"][4]["flock"] = [{"at": "N", "action": "herd"}]
+    report = verify_data(hg)
+    assert report.exit_code == 2 and report.error is not None
+    assert report.error["path"] == "/moves/4/flock"
