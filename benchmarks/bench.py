@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from replay.core.record import decode
+from replay.core.json_input import decode
 from replay.core.verify import verify_data
 from replay.generate import dumps, generate_log
 

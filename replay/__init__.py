@@ -20,8 +20,9 @@ from . import svg
 from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
 from .core.events import Event, GameEnd, Score
 from .core.family import Family, GameConfig, GameState, Player, families, family
+from .core.json_input import decode
 from .core.playback import Failure, Playback, Position, Step, play_through, steps
-from .core.record import GameRecord, decode, load, parse, read_file, read_game
+from .core.record import GameRecord, load, parse, read_file, read_game
 from .core.verify import Report, verify, verify_data, verify_file, verify_parsed
 from .generate import dumps, generate_log
 from .tiles.tileset import load_tileset_file as load_tileset

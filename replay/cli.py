@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
 from .core.family import Option, families, family
-from .core.verify import EXIT_ILLEGAL, EXIT_UNREADABLE, EXIT_VALID, verify_file
+from .core.verify import (
+    EXIT_BROKEN_PIPE,
+    EXIT_ILLEGAL,
+    EXIT_INTERNAL,
+    EXIT_UNREADABLE,
+    EXIT_VALID,
+    verify_file,
+)
 from .generate import dumps, generate_log
 from .tiles.tileset import TileSet, load_tileset_file
 
@@ -43,7 +52,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
     tileset = _tileset(args.tileset)
     worst = EXIT_VALID
     for name in args.files:
-        report = verify_file(name, tileset, args.max_bytes)
+        try:
+            report = verify_file(name, tileset, args.max_bytes)
+        except Exception as exc:  # a bug of ours: say so, and go on with the next file
+            message = internal_error(exc)
+            if args.json:
+                print(json.dumps({"file": name, "valid": None, "error": {
+                    "rule": "internal", "message": message}}, ensure_ascii=False))
+            print(f"{name}: {message}", file=sys.stderr)
+            worst = max(worst, EXIT_INTERNAL)
+            continue
         if args.json:
             print(json.dumps(report.as_json(), ensure_ascii=False))
         else:
@@ -132,18 +150,46 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Serve the web app (Flask, SQLite file ``--db``)."""
-    from web.app import create_app
+    """Serve the web app (SQLite file ``--db``): waitress, or Werkzeug's development server
+    with ``--debug``."""
+    from web.server import Settings, serve
 
-    app = create_app({"DATABASE": args.db})
-    print(f"serving http://{args.host}:{args.port}/ (games in {Path(args.db).resolve()})",
-          file=sys.stderr)
-    app.run(host=args.host, port=args.port, debug=False, use_reloader=False, threaded=True)
-    return EXIT_VALID
+    config: dict[str, Any] = {"DATABASE": args.db, "RATE_LIMIT": args.rate_limit}
+    if args.debug:
+        from web.app import create_app
+
+        app = create_app(config)
+        app.run(host=args.host, port=args.port, debug=True, use_reloader=False, threaded=True)
+        return EXIT_VALID
+    return serve(config, Settings(host=args.host, port=args.port, processes=args.processes,
+                                  threads=args.threads, channel_timeout=args.timeout))
 
 
+def _rate(text: str) -> str | None:
+    from web.limits import parse_rate
+
+    if text.strip().lower() in ("off", "none", "0"):
+        return None
+    try:
+        parse_rate(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError(f"{value} is not from 1 to 64")
+    return value
+
+
+@cache
 def build_parser() -> argparse.ArgumentParser:
-    """The command line: ``verify``, ``generate``, ``render`` and ``serve``."""
+    """The command line: ``verify``, ``generate``, ``render`` and ``serve`` (built once)."""
     parser = argparse.ArgumentParser(
         prog="python -m replay",
         description="Replay, verify, generate and draw recorded games: "
@@ -191,21 +237,53 @@ def build_parser() -> argparse.ArgumentParser:
                                                      "built-in one of the log's game")
     r.set_defaults(func=cmd_render)
 
-    s = sub.add_parser("serve", help="serve the web viewer")
-    s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=5000)
+    from web.server import Settings
+
+    defaults = Settings()
+    s = sub.add_parser("serve", help="serve the web viewer and the JSON API (waitress)")
+    s.add_argument("--host", default=defaults.host)
+    s.add_argument("--port", type=int, default=defaults.port)
     s.add_argument("--db", default="games.db", metavar="PATH",
                    help="SQLite file holding the games (default: games.db here)")
+    s.add_argument("--processes", type=_positive, default=defaults.processes, metavar="N",
+                   help=f"server processes sharing the port (default {defaults.processes})")
+    s.add_argument("--threads", type=_positive, default=defaults.threads, metavar="N",
+                   help="requests handled at once per process; more wait their turn "
+                        f"(default {defaults.threads})")
+    s.add_argument("--timeout", type=_positive, default=defaults.channel_timeout,
+                   metavar="S", help="close a connection silent this many seconds "
+                                     f"(default {defaults.channel_timeout})")
+    s.add_argument("--rate-limit", type=_rate, default="60/60", metavar="N/S",
+                   help="uploads and verifications a client may make in S seconds, or "
+                        "'off' (default 60/60: 429 with Retry-After above it)")
+    s.add_argument("--debug", action="store_true",
+                   help="Werkzeug's development server (one process, reloads nothing)")
     s.set_defaults(func=cmd_serve)
     return parser
 
 
+def internal_error(exc: BaseException) -> str:
+    """The one line said of an exception that is a bug of ours, not a fault of the input."""
+    return (f"internal error ({type(exc).__name__}: {str(exc)[:200]}); this is a bug of the "
+            "verifier, not a verdict on the log: please report it with the log")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; the exit code: 0 valid, 1 illegal, 2 unreadable (130 on Ctrl-C)."""
+    """Run the command line. Exit codes: 0 valid, 1 illegal, 2 unreadable or bad arguments,
+    3 internal error (a bug, never a verdict), 130 on Ctrl-C, 141 when the reader of the
+    output went away (``... | head -1``: quietly)."""
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a player's name
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         code: int = args.func(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python would complain again when it flushes stdout at exit: point it at nothing
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except TileSetError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
@@ -214,6 +292,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ILLEGAL
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        print(f"{args.command}: {internal_error(exc)}", file=sys.stderr)
+        return EXIT_INTERNAL
     return code
 
 

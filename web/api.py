@@ -8,12 +8,23 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from replay.core.errors import LogFormatError
-from replay.core.record import decode
+from replay.core.json_input import decode
 from replay.core.verify import Report, verify_data
 
 from . import db as store
 from . import viewer
-from .games import BadLog, Entry, cache, check, entry_or_404, log_limit, save
+from .games import (
+    MAX_OFFSET,
+    BadLog,
+    Entry,
+    cache,
+    check,
+    entry_or_404,
+    log_limit,
+    query_int,
+    save,
+)
+from .limits import check_rate
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -51,8 +62,8 @@ def list_games() -> ResponseReturnValue:
     ``limit`` (at most 200) from ``offset``; with how many match in all."""
     verdict = request.args.get("verdict") or None
     player = (request.args.get("player") or "").strip()[:64] or None
-    limit = max(1, min(request.args.get("limit", 50, type=int) or 50, 200))
-    offset = max(0, request.args.get("offset", 0, type=int) or 0)
+    limit = query_int("limit", 50, 1, 200)
+    offset = query_int("offset", 0, 0, MAX_OFFSET)
     rows, total = store.search(store.get_db(), verdict, player, limit, offset)
     return jsonify(total=total, games=[game_json(r) for r in rows])
 
@@ -61,7 +72,8 @@ def list_games() -> ResponseReturnValue:
 def create_game() -> ResponseReturnValue:
     """Store a log (the request body). 201 with its id and url; 200 with the same id when the
     identical log is already stored; 400 with the JSON path for malformed input; 413 when the
-    body is over the size limit."""
+    body is over the size limit; 429 when the client is over its rate limit."""
+    check_rate()
     data = request.get_data(cache=False)
     try:
         checked = check(data, log_limit(), source="request")
@@ -104,7 +116,8 @@ def get_position(game_id: str, n: int) -> ResponseReturnValue:
 @bp.post("/verify")
 def verify() -> ResponseReturnValue:
     """The verifier's JSON report on the request body (what ``verify --json`` prints);
-    nothing is stored."""
+    nothing is stored; 429 when the client is over its rate limit."""
+    check_rate()
     source = (request.args.get("name") or "<request>")[:200]
     data = request.get_data(cache=False)
     try:

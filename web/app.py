@@ -3,17 +3,23 @@
 Configuration (defaults in brackets): ``DATABASE`` [games.db] the SQLite file,
 ``MAX_CONTENT_LENGTH`` [5 MB] the largest request, and so the largest log, accepted (413 above),
 ``CACHE_SIZE`` [64] games whose replays are kept in memory, ``PAGE_SIZE`` [50] games per
-library page.
+library page, ``RATE_LIMIT`` ["60/60"] uploads and verifications a client may make per window
+of seconds (``None``: no limit; see ``web.limits``).
+
+Every response says what it cost in its ``Server-Timing`` header (``cpu;dur=`` the CPU
+milliseconds of the thread that served it), which the drill (``tools/drill.py``) reads.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import io
+import time
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, abort, g, request
 
-from replay.core.record import MAX_BYTES
+from replay.core.json_input import MAX_BYTES
 
 from . import api, db, errors, views
 from .games import Cache
@@ -33,6 +39,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         MAX_FORM_MEMORY_SIZE=MAX_BYTES,  # a log pasted into the upload form
         CACHE_SIZE=64,
         PAGE_SIZE=50,
+        RATE_LIMIT="60/60",
     )
     if config:
         app.config.update(config)
@@ -42,11 +49,56 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(views.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
+    app.before_request(_start)
     app.after_request(_headers)
+    app.wsgi_app = _BufferUnsized(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]))  # type: ignore[method-assign]
     return app
 
 
+TOO_LARGE = "replay.body_too_large"
+
+
+class _BufferUnsized:
+    """A body sent without a length (chunked) is read here up to the limit, so that it is
+    refused (413) like any other body over the limit, never cut short and stored: Werkzeug
+    would stop reading at the limit and say nothing."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        if not environ.get("CONTENT_LENGTH") and environ.get("wsgi.input_terminated"):
+            stream = environ["wsgi.input"]
+            chunks: list[bytes] = []
+            size = 0
+            while size <= self.limit:
+                chunk = stream.read(min(65536, self.limit + 1 - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+            body = b"".join(chunks)
+            if size > self.limit:
+                environ[TOO_LARGE] = True
+                body = b""
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("wsgi.input_terminated")
+        result: Iterable[bytes] = self.app(environ, start_response)
+        return result
+
+
+def _start() -> None:
+    g.cpu_start = time.thread_time()
+    if request.environ.get(TOO_LARGE):
+        abort(413)
+
+
 def _headers(response: Response) -> Response:
+    if "cpu_start" in g:
+        cpu_ms = (time.thread_time() - g.cpu_start) * 1000
+        response.headers["Server-Timing"] = f"cpu;dur={cpu_ms:.1f}"
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")

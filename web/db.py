@@ -7,11 +7,22 @@ order; ``init_app`` applies the pending ones at start-up and records them in
 One row per distinct log (``games``; the id is the start of the log's sha256, so identical logs
 get the same id) and one row per seat (``game_players``, for the player filter). A connection is
 opened per request (``get_db``) and closed when the request ends, as in the Flask tutorial.
+
+Several threads and several server processes write to one file. So that no write ever fails
+with "database is locked": the file is in WAL mode (readers never wait for the writer), every
+connection waits up to ``BUSY_TIMEOUT`` seconds for the lock, and a transaction that reads
+before it writes takes the write lock first (``BEGIN IMMEDIATE``, see ``write``): a deferred
+transaction that reads and then asks for the lock fails at once when another commit came in
+between, whatever the timeout. Migrations run the same way, so that servers started together
+on a new file apply them once.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,19 +59,52 @@ def create_game_players(db: Database) -> None:
     seats.create_index(["name"])
 
 
+@migrations()
+def create_rate_counts(db: Database) -> None:
+    """Migration: the ``rate_counts`` table (heavy requests per client and window, see
+    ``web.limits``)."""
+    db.table("rate_counts").create({"client": str, "window": int, "n": int},
+                                   pk=("client", "window"))
+
+
+BUSY_TIMEOUT = 30.0  # seconds a connection waits for another one's write lock
+
+
 def connect(path: str) -> Database:
     """A connection to the SQLite file at ``path`` (sqlite-utils plugins not run)."""
-    return Database(path, execute_plugins=False)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, check_same_thread=False)
+    return Database(conn, execute_plugins=False)
+
+
+@contextmanager
+def write(db: Database) -> Iterator[Database]:
+    """A transaction holding the write lock from its start (``BEGIN IMMEDIATE``): what it
+    reads stays true until it commits. Waits up to ``BUSY_TIMEOUT`` for the lock."""
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.rollback()
+        raise
+    db.conn.commit()
+
+
+def migrate(path: str) -> None:
+    """Put the file in WAL mode and apply the pending migrations, once, even when several
+    processes start on a new file together."""
+    db = connect(path)
+    try:
+        if db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            db.conn.execute("PRAGMA journal_mode=wal")
+        with write(db):
+            migrations.apply(db)
+    finally:
+        db.close()
 
 
 def init_app(app: Flask) -> None:
     """Apply pending migrations once, then give each request its own connection."""
-    db = connect(app.config["DATABASE"])
-    try:
-        db.enable_wal()
-        migrations.apply(db)
-    finally:
-        db.close()
+    migrate(app.config["DATABASE"])
     app.teardown_appcontext(close_db)
 
 
@@ -135,7 +179,7 @@ def find(db: Database, game_id: str) -> GameRow | None:
 
 def insert(db: Database, game: GameRow) -> bool:
     """Store a game unless a game with its id is there already; True when it was stored."""
-    with db.atomic():
+    with write(db):
         if find(db, game.id) is not None:
             return False
         db.table("games").insert(game.as_row())

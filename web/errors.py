@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from flask import Flask, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, TooManyRequests
 
 MESSAGES = {
     404: "There is nothing here: no such game, or no such move in it.",
     405: "This address does not take that method.",
-    500: "Something went wrong on our side. The error was logged.",
+    429: "Too many uploads or verifications from your address: try again later.",
+    500: "Something went wrong on our side (a bug of this service, not a verdict on any "
+         "game). The error was logged.",
 }
 
 
@@ -45,6 +47,8 @@ def register(app: Flask) -> None:
         response = respond(code, title, MESSAGES.get(code) or str(exc.description or title))
         if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)  # type: ignore[union-attr]
+        if isinstance(exc, TooManyRequests) and exc.retry_after is not None:
+            response.headers["Retry-After"] = str(exc.retry_after)  # type: ignore[union-attr]
         return response
 
     @app.errorhandler(Exception)

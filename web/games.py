@@ -16,14 +16,15 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import abort, current_app
+from flask import abort, current_app, request
 from sqlite_utils import Database
 
 from replay.core.errors import IllegalMove, LogFormatError
 from replay.core.events import Score
 from replay.core.family import COLOURS
+from replay.core.json_input import decode
 from replay.core.playback import Playback
-from replay.core.record import GameRecord, decode, parse
+from replay.core.record import GameRecord, parse
 from replay.core.verify import Report, verify_data, verify_parsed
 from replay.tiles.events import FigurePlaced, Place
 
@@ -192,10 +193,13 @@ class Entry:
         self.row = row
         self.parsed: GameRecord | None = None
         self.header_error: IllegalMove | None = None
+        self.unreadable: str | None = None  # a log stored before a check that now refuses it
         try:
             self.parsed = parse(decode(row.log))
         except IllegalMove as exc:
             self.header_error = exc
+        except LogFormatError as exc:
+            self.unreadable = f"{exc.path or '/'}: {exc.message}"
         self._summary: Summary | None = None
         self._report: Report | None = None
         self._lock = threading.Lock()
@@ -267,6 +271,18 @@ def cache() -> Cache:
 def log_limit() -> int:
     """The largest log accepted, in bytes (``MAX_CONTENT_LENGTH``)."""
     return int(current_app.config["MAX_CONTENT_LENGTH"])
+
+
+MAX_OFFSET = 10**9  # no library holds more games; larger offsets are clamped to it
+
+
+def query_int(name: str, default: int, lo: int, hi: int) -> int:
+    """The integer query argument ``name`` clamped to ``lo``..``hi``; ``default`` when it is
+    missing or not a plain whole number (``1e23``, ``abc``)."""
+    text = request.args.get(name, "")
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        return default if not (text.isascii() and text.isdigit()) else hi
+    return max(lo, min(int(text), hi))
 
 
 def entry_or_404(game_id: str) -> Entry:

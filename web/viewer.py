@@ -59,6 +59,10 @@ def build(entry: Entry, n: int, draw: bool = True) -> View:
             raise IndexError(f"position {n} is not in this game")
         seats = [Seat(p["name"], p["colour"], svg.player_colour(p["colour"]), 0, 0, (), False,
                       False) for p in row.players]
+        if entry.unreadable is not None:
+            return View(entry, 0, "", seats, header_error=(
+                "This stored log cannot be read any more (it was stored before the checks "
+                f"that now refuse it): {entry.unreadable}"))
         text = f"{row.rule}: {row.message}" if row.rule else str(row.message)
         return View(entry, 0, "", seats, header_error=f"The header is illegal: {text}")
     summary = entry.summary

@@ -20,7 +20,8 @@ from replay.core.family import families
 
 from . import db as store
 from . import viewer
-from .games import BadLog, cache, check, entry_or_404, log_limit, save
+from .games import MAX_OFFSET, BadLog, cache, check, entry_or_404, log_limit, query_int, save
+from .limits import check_rate
 
 bp = Blueprint("pages", __name__)
 
@@ -63,9 +64,8 @@ def library() -> ResponseReturnValue:
     verdict = request.args.get("verdict", "")
     verdict = verdict if verdict in store.VERDICTS else ""
     player = request.args.get("player", "").strip()[:64]
-    size = int(request.args.get("size", 0, type=int) or 0) or _page_size()
-    size = max(1, min(size, 200))
-    page = max(1, request.args.get("page", 1, type=int) or 1)
+    size = query_int("size", _page_size(), 1, 200)
+    page = query_int("page", 1, 1, MAX_OFFSET // size)
     rows, total = store.search(store.get_db(), verdict or None, player or None, size,
                                (page - 1) * size)
     pages = max(1, -(-total // size))
@@ -83,6 +83,7 @@ def upload() -> ResponseReturnValue:
     in the viewer (400 with the form again when it is malformed)."""
     if request.method == "GET":
         return render_template("upload.html", limit=log_limit(), text="", error=None)
+    check_rate()
     text = request.form.get("log", "")
     chosen = request.files.get("file")
     if chosen is not None and chosen.filename:

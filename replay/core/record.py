@@ -9,23 +9,21 @@ meta) is the same for every game; the family reads its own header fields and mov
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import islice
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from .errors import LogFormatError
 from .family import COLOURS, Family, GameConfig, Player, family
+from .json_input import MAX_BYTES, MAX_MOVES, check_bounds, check_strings, decode, pointer
 from .schemas import validator
 
 if TYPE_CHECKING:
     from .playback import Playback
-
-MAX_BYTES = 5 * 1024 * 1024
-MAX_MOVES = 1000
 
 
 @dataclass(frozen=True)
@@ -56,30 +54,6 @@ class GameRecord:
         return play_through(self)
 
 
-def decode(data: bytes | str, max_bytes: int = MAX_BYTES) -> Any:
-    """Bytes to a JSON value, with size and syntax errors said plainly."""
-    size = len(data.encode() if isinstance(data, str) else data)
-    if size > max_bytes:
-        raise LogFormatError(f"the log is {size} bytes; the limit is {max_bytes} bytes")
-    try:
-        text = data.decode("utf-8") if isinstance(data, bytes) else data
-    except UnicodeDecodeError as exc:
-        raise LogFormatError(f"not UTF-8 text (byte {exc.start})") from None
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise LogFormatError(f"invalid JSON at line {exc.lineno} column {exc.colno}: "
-                             f"{exc.msg}") from None
-    except RecursionError:
-        raise LogFormatError("invalid JSON: nested too deeply") from None
-    except ValueError as exc:
-        raise LogFormatError(f"invalid JSON: {exc}") from None
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def read_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> Any:
     """The decoded JSON of a log file (``LogFormatError`` naming the path when unreadable)."""
     p = Path(path)
@@ -102,6 +76,7 @@ def load(source: Source, max_bytes: int = MAX_BYTES) -> Any:
 
     A ``str`` is a path unless it starts with ``{`` (then it is the log's text)."""
     if isinstance(source, Mapping):
+        check_strings(source)
         return source
     if isinstance(source, bytes | bytearray):
         return decode(bytes(source), max_bytes)
@@ -118,26 +93,59 @@ def load(source: Source, max_bytes: int = MAX_BYTES) -> Any:
                     "bytes, text or a decoded JSON object")
 
 
-def pointer(parts: Any) -> str:
-    """A JSON pointer (RFC 6901) of a path given as its parts."""
-    if not parts:
-        return ""
-    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-
-
 def schema_check(data: Any) -> None:
     """Raise the first schema error, in document order, with its JSON pointer.
 
-    When the family's fast check (``Family.move_surely_valid``) accepts every move, the full
-    JSON Schema validates the header alone: that is most of the cost saved on real logs."""
+    The structural limits (``json_input.check_bounds``) come first, so no schema keyword ever
+    sees a large value. Then the header is validated with the full JSON Schema, and each move
+    the family's fast check (``Family.move_surely_valid``) does not accept on its own: that
+    is most of the cost saved on real logs. At most a handful of errors are collected: those
+    of the header and of the first move that has any."""
+    if type(data) is not dict:
+        check_bounds(data)
+        _raise_first(list(islice(validator("log").iter_errors(data), MAX_ERRORS)))
+        return
+    moves = data.get("moves")
+    for key, value in data.items():
+        if key != "moves" or type(value) is not list:
+            check_bounds(value, (key,), key == "meta")
+    if type(moves) is not list:
+        _raise_first(list(islice(validator("log").iter_errors(data), MAX_ERRORS)))
+        return
+    if len(moves) > MAX_MOVES:
+        raise LogFormatError(f"{len(moves)} moves; at most {MAX_MOVES} are read", "/moves")
+    errors = list(islice(validator("log").iter_errors({**data, "moves": []}), MAX_ERRORS))
     found = _family_of(data)
-    if (found is not None and type(data.get("moves")) is list
-            and all(found.move_surely_valid(m) for m in data["moves"])):
-        if len(data["moves"]) > MAX_MOVES:
-            raise LogFormatError(f"more than {MAX_MOVES} moves", "/moves")
-        errors = list(validator("log").iter_errors({**data, "moves": []}))
-    else:
-        errors = list(validator("log").iter_errors(data))
+    surely_valid = found.move_surely_valid if found is not None else _never
+    move_validator = validator("move")
+    for i, move in enumerate(moves):
+        if not surely_valid(move):
+            check_bounds(move, ("moves", i))
+            wrong = list(islice(move_validator.iter_errors(move), MAX_ERRORS))
+            if wrong:
+                errors.extend(_Located(e, ("moves", i)) for e in wrong)
+                break
+    _raise_first(errors)
+
+
+MAX_ERRORS = 8  # schema errors collected per part (the header, a move) before choosing one
+
+
+def _never(raw: Any) -> bool:
+    return False
+
+
+class _Located:
+    """A schema error of a move, with its path in the whole log."""
+
+    def __init__(self, error: Any, parts: tuple[Any, ...]) -> None:
+        self.error = error
+        self.absolute_path = (*parts, *error.absolute_path)
+        self.context = [_Located(c, parts) for c in error.context or ()]
+        self.message = error.message
+
+
+def _raise_first(errors: list[Any]) -> None:
     if not errors:
         return
     errors.sort(key=lambda e: ([str(p) for p in e.absolute_path], -len(e.absolute_path)))

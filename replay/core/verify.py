@@ -15,6 +15,8 @@ from .playback import Playback, play_through
 from .record import GameRecord, Source, load, parse
 
 EXIT_VALID, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
+EXIT_INTERNAL = 3  # a bug of ours, never a verdict on the log
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command whose reader went away
 
 
 @dataclass(slots=True)

@@ -1,0 +1,175 @@
+"""Untrusted JSON in (L1): I-JSON decoding and the structural limits checked before any schema.
+
+Everything a user hands us goes through here first, so that the cost of what follows is
+bounded by numbers written below, not by the input:
+
+* ``decode`` accepts I-JSON (RFC 7493) only: UTF-8, no duplicate object keys, no lone
+  surrogates (``"\\ud800"``: a string that cannot be written back as UTF-8), no NaN or
+  Infinity. Each refusal names its JSON path. Before parsing, it counts the commas, braces
+  and brackets of the text (``MAX_SEPARATORS``), so that no text costs more to parse than a
+  log of ``MAX_MOVES`` moves could.
+* ``check_bounds`` walks a decoded log before the JSON Schema sees it: at most ``MAX_DEPTH``
+  levels of nesting, ``MAX_ITEMS`` items in any array or object (``MAX_MOVES`` in ``/moves``),
+  ``MAX_STRING`` characters in any string, and numbers that are integers: ``1.0`` or ``1e3``
+  is refused with its path everywhere but under ``/meta`` (free information), so that a log
+  never means a different game than it seems to (the seed ``1.0`` is not the seed ``1``).
+
+The schema's own ``maxItems`` are stricter; these limits exist because some schema keywords
+(``uniqueItems``) cost the square of an array's length and run before ``maxItems`` rejects it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .errors import LogFormatError
+
+MAX_BYTES = 5 * 1024 * 1024
+MAX_MOVES = 1000
+MAX_DEPTH = 8  # a valid log needs 5: /moves/3/bonus/figure/at
+MAX_ITEMS = 64  # any array but /moves, any object
+MAX_STRING = 1000  # the longest string the schema allows (a /meta value)
+# A log of MAX_MOVES moves holds some 30,000 values; a text with more commas, braces and
+# brackets than this is refused before it is parsed (a million tiny objects would cost seconds)
+MAX_SEPARATORS = 200_000
+
+# a JSON escape of a UTF-16 surrogate; only then can a decoded string hold a lone one
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise _DuplicateKey
+    return obj
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def decode(data: bytes | str, max_bytes: int = MAX_BYTES) -> Any:
+    """Bytes (or text) to a JSON value; ``LogFormatError`` for anything that is not I-JSON."""
+    size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
+    if size > max_bytes:
+        raise LogFormatError(f"the log is {size} bytes; the limit is {max_bytes} bytes")
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as exc:
+        raise LogFormatError(f"not UTF-8 text (byte {exc.start})") from None
+    separators = text.count(",") + text.count("{") + text.count("[")
+    if separators > MAX_SEPARATORS:
+        raise LogFormatError(f"the text holds {separators} commas, braces and brackets; a log "
+                             f"holds far fewer (at most {MAX_SEPARATORS} are read)")
+    try:
+        value = json.loads(text, object_pairs_hook=_unique_keys,
+                           parse_constant=_reject_constant)
+    except _DuplicateKey:
+        key, path = _first_duplicate(text)
+        raise LogFormatError(f"the key {key!r} appears twice in one object", path) from None
+    except json.JSONDecodeError as exc:
+        raise LogFormatError(f"invalid JSON at line {exc.lineno} column {exc.colno}: "
+                             f"{exc.msg}") from None
+    except RecursionError:
+        raise LogFormatError("invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # a constant, or an integer of more than 4300 digits
+        raise LogFormatError(f"invalid JSON: {exc}") from None
+    if isinstance(data, str) and not _encodable(text) or _SURROGATE_ESCAPE.search(text):
+        check_strings(value)
+    return value
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class _Pairs(list):  # type: ignore[type-arg]
+    """An object decoded as its list of pairs (to find a duplicate key's path)."""
+
+
+def _first_duplicate(text: str) -> tuple[str, str]:
+    tree = json.loads(text, object_pairs_hook=_Pairs)
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(tree, ())]
+    while stack:
+        node, parts = stack.pop()
+        if isinstance(node, _Pairs):
+            seen: set[str] = set()
+            for key, _ in node:
+                if key in seen:
+                    return key, pointer((*parts, key))
+                seen.add(key)
+            stack.extend((v, (*parts, k)) for k, v in reversed(node))
+        elif isinstance(node, list):
+            stack.extend((v, (*parts, i)) for i, v in reversed(list(enumerate(node))))
+    raise AssertionError("a duplicate key was reported but not found")
+
+
+def check_strings(value: Any) -> None:
+    """Refuse, with its path, a string (or key) holding a lone surrogate."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    while stack:
+        node, parts = stack.pop()
+        if type(node) is str:
+            if not _encodable(node):
+                raise LogFormatError("a string holds a lone UTF-16 surrogate (an escape such "
+                                     "as \\ud800 that stands for no character)", pointer(parts))
+        elif type(node) is dict:
+            for k, v in node.items():
+                if not _encodable(k):
+                    raise LogFormatError("a key holds a lone UTF-16 surrogate",
+                                         pointer((*parts, k.encode("utf-8", "replace")
+                                                  .decode())))
+                stack.append((v, (*parts, k)))
+        elif type(node) is list:
+            stack.extend((v, (*parts, i)) for i, v in enumerate(node))
+
+
+def pointer(parts: Any) -> str:
+    """A JSON pointer (RFC 6901) of a path given as its parts."""
+    if not parts:
+        return ""
+    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def check_bounds(value: Any, parts: tuple[Any, ...] = (), free: bool = False) -> None:
+    """Refuse, with its path, a value over the structural limits of the module docstring.
+
+    ``parts`` is where ``value`` sits in the log (the depth counts from the root); under a
+    ``free`` value (``/meta``) any JSON number is allowed."""
+    stack: list[tuple[Any, tuple[Any, ...], bool]] = [(value, parts, free)]
+    while stack:
+        node, at, loose = stack.pop()
+        kind = type(node)
+        if kind is dict or kind is list:
+            if len(at) >= MAX_DEPTH:
+                raise LogFormatError(f"nested more than {MAX_DEPTH} levels deep", pointer(at))
+            limit = MAX_MOVES if at == ("moves",) else MAX_ITEMS
+            if len(node) > limit:
+                what = "items" if kind is list else "keys"
+                raise LogFormatError(f"{len(node)} {what}; at most {limit} are read here",
+                                     pointer(at))
+            if kind is dict:
+                for k, v in node.items():
+                    if len(k) > MAX_STRING:
+                        raise LogFormatError(f"a key of {len(k)} characters; at most "
+                                             f"{MAX_STRING}", pointer(at))
+                    stack.append((v, (*at, k), loose or at == () and k == "meta"))
+            else:
+                stack.extend((v, (*at, i), loose) for i, v in enumerate(node))
+        elif kind is str:
+            if len(node) > MAX_STRING:
+                raise LogFormatError(f"a string of {len(node)} characters; at most "
+                                     f"{MAX_STRING}", pointer(at))
+        elif kind is float and not loose:
+            raise LogFormatError(f"{node!r} is not an integer: numbers in a log are whole "
+                                 "numbers written without a point or an exponent", pointer(at))

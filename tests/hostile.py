@@ -1,0 +1,190 @@
+"""Hostile input for the drill: Hypothesis strategies for bad JSON and for mutated logs.
+
+Two families of input, both as the bytes a client would send:
+
+* ``hostile_documents``: arbitrary JSON values (odd strings: lone surrogates, markup, control
+  characters, very long ones; odd numbers: floats, huge integers) and raw text that is hardly
+  JSON at all (random bytes, truncated or deeply nested documents, duplicate keys, NaN);
+* ``mutated_logs``: a real log of every family and expansion mix (a random legal game cut to
+  its first moves), with one to three mutations at a random JSON path (a value replaced by a
+  hostile one, a key removed or added, a number nudged or written as a float, a move
+  duplicated) and sometimes a mutation of the text itself.
+
+Each strategy labels what it drew with ``event()`` so that the statistics show which kinds of
+input the run reached. ``tests/test_hostile.py`` runs them in CI; ``tools/drill.py`` runs many
+more against a real server.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from hypothesis import event
+from hypothesis import strategies as st
+
+from replay.core.family import families
+from replay.generate import generate_log
+
+NASTY_STRINGS = [
+    "\ud800", "a\udfffb", "\udbff\udc00", "\x00", "\x1b[31m", "\u202etxet", "\ufeff",
+    "<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "]]><!--", "&amp;&lt;",
+    "'; drop table games; --", "%s%n%x", "../../etc/passwd", "𝕏🂡", "é" * 70,
+    "", " ", "NaN", "1e999", "wolf", "inns-cathedrals", "hills-sheep", "base",
+]
+
+NASTY_NUMBERS = [
+    0.0, 1.0, -0.0, 0.5, 90.0, 1e23, -1e308, 2**53, 2**63, -(2**63) - 1, 10**30, -1, 1001,
+    -1001, 100001, 9007199254740992, True, False,
+]
+
+
+@cache
+def scalars() -> st.SearchStrategy[Any]:
+    """JSON scalars, the nasty ones often."""
+    return st.one_of(
+        st.none(), st.booleans(), st.sampled_from(NASTY_NUMBERS),
+        st.integers(min_value=-(2**70), max_value=2**70),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.sampled_from(NASTY_STRINGS), st.text(max_size=20),
+        st.builds(lambda: "x" * 5000))  # built, so that statistics do not print it
+
+
+@cache
+def json_values(max_leaves: int = 12) -> st.SearchStrategy[Any]:
+    """Arbitrary (small) JSON values built of ``scalars`` (built once: a strategy is validated
+    on its first draw, and that costs more than drawing)."""
+    keys = st.one_of(st.sampled_from(["moves", "x", "tile", "figure", "at", "players", "name",
+                                      "seed", "__proto__", "\ud800"]), st.text(max_size=8))
+    return st.recursive(scalars(), lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)),
+        max_leaves=max_leaves)
+
+
+def to_bytes(value: Any) -> bytes:
+    """A JSON value as UTF-8 bytes (lone surrogates written as escapes, as JSON allows)."""
+    return json.dumps(value).encode("ascii")
+
+
+RAW_TEXTS = [
+    b"", b"{", b"[" * 100_000, b"{\"a\":" * 50_000, b"nul", b"NaN", b"[NaN]", b"[Infinity]",
+    b"\xff\xfe{}", b"\xef\xbb\xbf{}", b"{\"format\": 1, \"format\": 2}", b"1" * 5000,
+    b"[1e999]", b"{\"moves\": [" + b"{}," * 100_000 + b"{}]}", b"\"\\ud800\"",
+    b"{\"players\": [{\"name\": \"\\udc00\"}]}", b"[\"" + b"\\u0000" * 1000 + b"\"]",
+]
+
+
+@st.composite
+def hostile_documents(draw: st.DrawFn) -> bytes:
+    """Bytes that are not a log: arbitrary JSON, raw junk, or a known nasty text."""
+    kind = draw(st.sampled_from(["json", "object", "bytes", "raw"]))
+    event(f"hostile document: {kind}")
+    if kind == "json":
+        return to_bytes(draw(json_values()))
+    if kind == "object":  # a log-shaped object with arbitrary values
+        fields = ["format", "version", "game", "expansions", "options", "players", "seed",
+                  "moves", "claims", "meta", "end", "tileset"]
+        chosen = draw(st.lists(st.sampled_from(fields), max_size=len(fields), unique=True))
+        return to_bytes({k: draw(json_values(6)) for k in chosen})
+    if kind == "bytes":
+        return draw(st.binary(max_size=200))
+    return draw(st.sampled_from(RAW_TEXTS))
+
+
+@cache
+def base_logs() -> list[tuple[str, dict[str, Any]]]:
+    """A random legal game of every family and expansion mix (label, log)."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for fam in families():
+        for mix in fam.mixes():
+            label = "+".join((fam.name, *mix))
+            out.append((label, generate_log(fam.name, 2 + len(out) % 3, 40 + len(out), mix)))
+    return out
+
+
+def _paths(value: Any, parts: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [parts]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _paths(v, (*parts, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _paths(v, (*parts, i))
+    return out
+
+
+def _get(value: Any, parts: tuple[Any, ...]) -> Any:
+    for p in parts:
+        value = value[p]
+    return value
+
+
+MUTATIONS = ["replace", "delete", "add key", "nudge", "float", "wrap", "duplicate move",
+             "drop move", "swap moves"]
+
+
+@st.composite
+def mutated_logs(draw: st.DrawFn) -> bytes:
+    """A real log (cut to its first moves) with one to three mutations."""
+    label, original = draw(st.sampled_from(base_logs()))
+    log = json.loads(json.dumps(original))
+    log["moves"] = log["moves"][:draw(st.integers(0, 24))]
+    log.pop("claims", None)
+    event(f"mutated log of {label}")
+    for _ in range(draw(st.integers(1, 3))):
+        _mutate(draw, log)
+    data = to_bytes(log)
+    if draw(st.integers(0, 9)) == 0:
+        text_kind = draw(st.sampled_from(["truncate", "duplicate key", "byte"]))
+        event(f"text mutation: {text_kind}")
+        if text_kind == "truncate":
+            data = data[:draw(st.integers(0, max(0, len(data) - 1)))]
+        elif text_kind == "duplicate key":
+            data = data.replace(b'"players":', b'"seed": 1, "players":', 1).replace(
+                b'"seed": 1, "players":', b'"seed": 1, "seed": 2, "players":', 1)
+        else:
+            at = draw(st.integers(0, max(0, len(data) - 1)))
+            data = data[:at] + bytes([draw(st.integers(0, 255))]) + data[at + 1:]
+    return data
+
+
+def _mutate(draw: st.DrawFn, log: dict[str, Any]) -> None:
+    kind = draw(st.sampled_from(MUTATIONS))
+    moves = log["moves"] if isinstance(log.get("moves"), list) else []
+    if kind in ("duplicate move", "drop move", "swap moves"):
+        if not moves:
+            return
+        i = draw(st.integers(0, len(moves) - 1))
+        j = draw(st.integers(0, len(moves) - 1))
+        if kind == "duplicate move":
+            moves.insert(j, json.loads(json.dumps(moves[i])))
+        elif kind == "drop move":
+            del moves[i]
+        else:
+            moves[i], moves[j] = moves[j], moves[i]
+        event(f"mutation: {kind}")
+        return
+    path = draw(st.sampled_from(_paths(log)))
+    if not path:
+        return
+    parent = _get(log, path[:-1])
+    key = path[-1]
+    old = parent[key]
+    event(f"mutation: {kind}")
+    if kind == "replace":
+        parent[key] = draw(json_values(6))
+    elif kind == "delete":
+        del parent[key]
+    elif kind == "add key":
+        target = old if isinstance(old, dict) else parent if isinstance(parent, dict) else None
+        if target is not None:
+            target[draw(st.sampled_from(["x", "bonus", "flock", "tokens", "hidden", "discard",
+                                         "figure", "scores", "extra", "\ud800"]))] = draw(
+                json_values(4))
+    elif kind == "nudge" and type(old) is int:
+        parent[key] = old + draw(st.sampled_from([-1, 1, 90, -1000, 10**6]))
+    elif kind == "float" and type(old) is int:
+        parent[key] = float(old)
+    elif kind == "wrap":
+        parent[key] = [old]

@@ -1,0 +1,122 @@
+"""Untrusted JSON (replay.core.json_input and the schema check): I-JSON, structural limits
+before any schema keyword, a bounded number of schema errors. Each test names the finding of
+the drill it answers (D2-D5, D8)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from replay.core.errors import LogFormatError
+from replay.core.json_input import MAX_DEPTH, MAX_ITEMS, MAX_STRING, decode
+from replay.core.record import read_game, schema_check
+from replay.generate import dumps, generate_log
+
+LOG = generate_log("base", 2, 3, ("inns-cathedrals",))
+
+
+def refusal(value: Any) -> LogFormatError:
+    with pytest.raises(LogFormatError) as info:
+        read_game(value if isinstance(value, str | bytes) else json.dumps(value))
+    return info.value
+
+
+def with_(**changes: Any) -> dict[str, Any]:
+    log = json.loads(json.dumps(LOG))
+    log.update(changes)
+    return log
+
+
+def test_a_long_array_is_refused_before_the_schema_sees_it(monkeypatch: Any) -> None:
+    """D2: uniqueItems over 8,000 expansions never finished; the bound comes first now."""
+    calls = []
+    real = Draft202012Validator.iter_errors
+    monkeypatch.setattr(Draft202012Validator, "iter_errors",
+                        lambda self, value: calls.append(value) or real(self, value))
+    err = refusal(with_(expansions=[{"a": i} for i in range(8000)]))
+    assert err.path == "/expansions" and f"at most {MAX_ITEMS}" in err.message
+    assert calls == []
+
+
+def test_moves_failing_the_fast_check_cost_one_move_of_schema_errors(monkeypatch: Any) -> None:
+    """D3: a 5 MB log whose moves all fail the fast path kept and sorted every error."""
+    seen = 0
+    real = Draft202012Validator.iter_errors
+
+    def counting(self: Draft202012Validator, value: Any) -> Any:
+        nonlocal seen
+        for error in real(self, value):
+            seen += 1
+            yield error
+
+    monkeypatch.setattr(Draft202012Validator, "iter_errors", counting)
+    bad_move = {"x": "a", "y": "b", "rotation": 45, "tile": 7, "figure": [], "flock": 3}
+    err = refusal(with_(moves=[bad_move] * 1000))
+    assert err.path.startswith("/moves/0/")
+    assert seen <= 16
+
+
+def test_a_lone_surrogate_is_refused_with_its_path() -> None:
+    """D4: "\\ud800" was accepted, then crashed the CLI and the viewer."""
+    log = with_()
+    log["moves"][3]["tile"] = "\ud800"
+    assert refusal(log).path == "/moves/3/tile"
+    assert decode('{"a": ["\\ud83c\\udfb2"]}') == {"a": ["\U0001f3b2"]}  # a pair is a character
+    with pytest.raises(LogFormatError) as info:
+        decode('{"a": {"\\udc00": 1}}')
+    assert info.value.path.startswith("/a/")
+
+
+@pytest.mark.parametrize(("where", "value"), [
+    ("rotation", 0.0), ("x", 1.0), ("y", -0.0), ("rotation", 9e1)])
+def test_a_float_is_never_read_as_an_integer(where: str, value: float) -> None:
+    """D5, D8: ``"rotation": 0.0`` crashed the engine; ``"x": 1.0`` changed the state hash."""
+    log = with_()
+    log["moves"][1][where] = value
+    err = refusal(log)
+    assert err.path == f"/moves/1/{where}" and "not an integer" in err.message
+
+
+def test_the_seed_is_an_integer_or_a_string_never_a_float() -> None:
+    """D8: ``"seed": 1.0`` was read as the string "1.0" (another draw pile)."""
+    assert refusal(with_(seed=1.0)).path == "/seed"
+    assert read_game(json.dumps(with_(seed=1))).config.seed == "1"
+
+
+def test_numbers_in_meta_are_free() -> None:
+    assert read_game(json.dumps(with_(meta={"duration_h": 1.5}))).raw["meta"] == {
+        "duration_h": 1.5}
+
+
+def test_a_duplicate_key_is_refused_with_its_path() -> None:
+    text = dumps(LOG)
+    twice = text.replace('"rotation": ', '"rotation": 0, "rotation": ', 1)
+    err = refusal(twice)
+    assert "twice" in err.message and err.path.startswith("/moves/") \
+        and err.path.endswith("/rotation")
+
+
+@pytest.mark.parametrize(("value", "path", "words"), [
+    ({"meta": {"a": "x" * (MAX_STRING + 1)}}, "/meta/a", "characters"),
+    ({"meta": {"a": json.loads("[" * MAX_DEPTH + "]" * MAX_DEPTH)}}, "/meta/a/0/0/0/0/0/0",
+     "levels"),
+    ({"claims": {"final_scores": {f"p{i}": 1 for i in range(100)}}}, "/claims/final_scores",
+     "keys"),
+])
+def test_structural_limits_say_where(value: dict[str, Any], path: str, words: str) -> None:
+    err = refusal(with_(**value))
+    assert err.path == path and words in err.message
+
+
+@pytest.mark.parametrize("text", [b"\xff", b"[NaN]", b"1" * 5000, b"[" * 100_000, b'{"a":'])
+def test_junk_is_a_log_format_error(text: bytes) -> None:
+    with pytest.raises(LogFormatError):
+        decode(text)
+
+
+def test_a_valid_log_passes_the_checks_unchanged() -> None:
+    schema_check(LOG)
+    assert read_game(dumps(LOG)).raw == LOG

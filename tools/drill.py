@@ -1,0 +1,217 @@
+"""The hostile-input drill, at full size: a real server, thousands of bad inputs, the worst
+inputs under the size limit, and a cheap page timed while heavy requests run.
+
+Usage: ``.venv/bin/python tools/drill.py [--inputs 20000] [--threads 8]``
+
+What it does and prints:
+
+1. starts ``python -m replay serve`` (waitress, 2 processes, rate limit off) on a new SQLite
+   file on 127.0.0.1;
+2. draws ``--inputs`` inputs from the Hypothesis strategies of ``tests/hostile.py`` (half
+   hostile documents, half mutated logs of every family and mix) and sends each to
+   ``/api/verify`` or ``/api/games`` from ``--threads`` threads; counts the answers by status,
+   the 5xx, and the worst CPU milliseconds a request cost (the ``Server-Timing`` header);
+3. builds the worst inputs under the 5 MB limit (padding, 1,000 bad moves, 8,000 expansions,
+   deep nesting, a million tiny objects, escapes, duplicate keys) and sends each over HTTP, and
+   runs each through ``python -m replay verify`` in a fresh process, measuring that process's
+   CPU seconds and peak RSS (``os.wait4``);
+4. times ``GET /api/games?limit=1`` alone, then while 4 clients keep posting the heaviest
+   input;
+5. reads the peak RSS of the server processes and greps their output for tracebacks.
+
+The promise (README, "What the service promises"): 0 tracebacks, 0 5xx, every request and
+every CLI run under 2 s of CPU and 300 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from replay.generate import dumps, generate_log  # noqa: E402
+from tests.hostile import hostile_documents, mutated_logs  # noqa: E402
+from tests.test_service import Server  # noqa: E402
+
+LIMIT = 5 * 1024 * 1024
+
+
+def draw_inputs(n: int) -> list[bytes]:
+    """``n`` inputs from the drill's strategies (random: a new sample each run)."""
+    out: list[bytes] = []
+
+    @settings(max_examples=n, database=None, deadline=None, phases=(Phase.generate,),
+              suppress_health_check=list(HealthCheck))
+    @given(st.one_of(hostile_documents(), mutated_logs()))
+    def collect(data: bytes) -> None:
+        out.append(data)
+
+    collect()
+    return out[:n]
+
+
+def worst_inputs() -> dict[str, bytes]:
+    """The costliest inputs we know of, each just under the 5 MB limit."""
+    log = generate_log("base", 6, 1, ("inns-cathedrals", "hills-sheep"))
+    text = dumps(log)
+    bad_move = {"x": "a", "y": [1], "rotation": 45, "tile": 7, "figure": {"at": 1}}
+    fast_fail = [{**m, "tile": m.get("tile", "A"), "discard": True} for m in log["moves"]]
+    out = {
+        "valid game padded with spaces": (text[:-2] + " " * (LIMIT - len(text) - 8)
+                                          + text[-2:]).encode(),
+        "1,000 bad moves": json.dumps({**log, "moves": [bad_move] * 1000}).encode(),
+        "moves off the fast path": json.dumps({**log, "moves": fast_fail * 14}).encode(),
+        "8,000 expansions": json.dumps({**log, "expansions": [{"a": i} for i in range(8000)]})
+        .encode(),
+        "a million tiny objects": b'{"meta": [' + b"{}," * (LIMIT // 3 - 10) + b"{}]}",
+        "a million numbers": b'{"moves": [' + b"1.5," * (LIMIT // 4 - 10) + b"1]}",
+        "nesting 2.5 million deep": b"[" * (LIMIT // 2),
+        "surrogate escapes": b'{"meta": {"a": "' + b"\\ud800" * (LIMIT // 6 - 10) + b'"}}',
+        "duplicate keys everywhere": b"{" + b'"a": 1, ' * (LIMIT // 8 - 10) + b'"a": 2}',
+        "long strings": json.dumps({**log, "meta": {f"k{i}": "é" * 1000 for i in range(32)},
+                                    "players": [{"name": "x" * 10**6}] * 2}).encode(),
+    }
+    return {k: v[:LIMIT] for k, v in out.items()}
+
+
+def cli_cost(data: bytes, work: Path) -> tuple[int, float, float, str]:
+    """Exit code, CPU seconds, peak RSS (MB) and stderr of ``verify`` on ``data``."""
+    path = work / "input.json"
+    path.write_bytes(data)
+    proc = subprocess.Popen([sys.executable, "-m", "replay", "verify", str(path)], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode(errors="replace")
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, err
+
+
+def cpu_ms(headers: dict[str, str]) -> float:
+    timing = headers.get("Server-Timing", "cpu;dur=0")
+    return float(timing.split("dur=")[1])
+
+
+def peak_rss_mb(pid: int) -> float:
+    """The peak RSS of ``pid`` and its children (VmHWM), in MB."""
+    best = 0.0
+    pids = [pid] + [int(p) for p in subprocess.run(["pgrep", "-P", str(pid)],
+                                                  capture_output=True, text=True).stdout.split()]
+    for p in pids:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    best = max(best, int(line.split()[1]) / 1024)
+        except OSError:
+            pass
+    return best
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--inputs", type=int, default=20000)
+    ap.add_argument("--threads", type=int, default=8)
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="drill-"))
+    server = Server(work / "games.db", "--rate-limit", "off")
+    print(f"server: {server.banner.strip()}")
+    try:
+        started = time.perf_counter()
+        inputs = draw_inputs(args.inputs)
+        print(f"drew {len(inputs)} inputs in {time.perf_counter() - started:.0f} s")
+        statuses: Counter[int] = Counter()
+        worst_cpu = 0.0
+        lock = threading.Lock()
+
+        def send(item: tuple[int, bytes]) -> None:
+            nonlocal worst_cpu
+            i, data = item
+            status, headers, _ = server.request("POST", "/api/games" if i % 2 else
+                                                "/api/verify", data)
+            with lock:
+                statuses[status] += 1
+                worst_cpu = max(worst_cpu, cpu_ms(headers))
+
+        started = time.perf_counter()
+        with ThreadPoolExecutor(args.threads) as pool:
+            list(pool.map(send, enumerate(inputs)))
+        took = time.perf_counter() - started
+        print(f"HTTP: {len(inputs)} hostile inputs in {took:.0f} s; statuses "
+              f"{dict(sorted(statuses.items()))}; 5xx: "
+              f"{sum(n for s, n in statuses.items() if s >= 500)}; worst CPU {worst_cpu:.0f} ms")
+
+        print(f"\n{'worst input (just under 5 MB)':<34}{'HTTP':>6}{'CPU ms':>9}"
+              f"{'CLI exit':>10}{'CLI CPU s':>11}{'CLI RSS MB':>12}")
+        worst = worst_inputs()
+        cli_worst = (0.0, 0.0)
+        tracebacks = 0
+        for label, data in worst.items():
+            status, headers, _ = server.request("POST", "/api/games", data)
+            statuses[status] += 1
+            code, cpu, rss, err = cli_cost(data, work)
+            tracebacks += "Traceback" in err
+            cli_worst = (max(cli_worst[0], cpu), max(cli_worst[1], rss))
+            worst_cpu = max(worst_cpu, cpu_ms(headers))
+            print(f"{label:<34}{status:>6}{cpu_ms(headers):>9.0f}{code:>10}{cpu:>11.2f}"
+                  f"{rss:>12.0f}")
+
+        def cheap_latency(n: int = 30) -> list[float]:
+            times = []
+            for _ in range(n):
+                t = time.perf_counter()
+                server.request("GET", "/api/games?limit=1")
+                times.append((time.perf_counter() - t) * 1000)
+            return times
+
+        idle = cheap_latency()
+        heaviest = worst["valid game padded with spaces"]
+        stop = threading.Event()
+
+        def hammer() -> None:
+            while not stop.is_set():
+                server.request("POST", "/api/verify", heaviest)
+
+        hammers = [threading.Thread(target=hammer) for _ in range(4)]
+        for h in hammers:
+            h.start()
+        time.sleep(1)
+        busy = cheap_latency()
+        stop.set()
+        for h in hammers:
+            h.join()
+        print(f"\ncheap page GET /api/games?limit=1: median {statistics.median(idle):.1f} ms "
+              f"idle, {statistics.median(busy):.1f} ms (worst {max(busy):.0f} ms) while 4 "
+              "clients post the heaviest log")
+        server_rss = peak_rss_mb(server.proc.pid)
+    finally:
+        log = server.stop()
+    tracebacks += log.count("Traceback")
+    fivexx = sum(n for s, n in statuses.items() if s >= 500)
+    print(f"\ninputs tried: {len(inputs) + len(worst)} over HTTP, {len(worst)} through the CLI;"
+          f" tracebacks: {tracebacks}; 5xx: {fivexx}")
+    print(f"worst request: {worst_cpu / 1000:.2f} s CPU; server processes' peak RSS "
+          f"{server_rss:.0f} MB; worst CLI run: {cli_worst[0]:.2f} s CPU, "
+          f"{cli_worst[1]:.0f} MB")
+    ok = tracebacks == 0 and fivexx == 0 and worst_cpu < 2000 and cli_worst[0] < 2 \
+        and cli_worst[1] < 300 and server_rss < 300
+    print("PROMISE KEPT" if ok else "PROMISE BROKEN")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

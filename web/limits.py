@@ -1,0 +1,60 @@
+"""Fairness: a per-client limit on the heavy requests (uploads and verifications).
+
+``RATE_LIMIT`` is ``"N/S"``: a client (its IP address) may make N heavy requests in each
+window of S seconds; the next one gets 429 with ``Retry-After`` (the seconds to the next
+window). ``None`` turns the limit off. The counts live in the SQLite file (table
+``rate_counts``, one row per client and window), so every server process shares them; one
+``INSERT ... ON CONFLICT ... RETURNING`` statement counts and reads at once.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from flask import current_app, request
+from werkzeug.exceptions import TooManyRequests
+
+from .db import get_db, write
+
+
+def parse_rate(text: str) -> tuple[int, int]:
+    """``"60/60"`` -> (60 requests, 60 seconds); ``ValueError`` saying what is wrong."""
+    try:
+        count, seconds = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise ValueError(f"{text!r} is not N/S (requests per seconds, e.g. 60/60)") from None
+    if not (1 <= count <= 1_000_000 and 1 <= seconds <= 86_400):
+        raise ValueError(f"{text!r}: N from 1 to 1000000 and S from 1 to 86400")
+    return count, seconds
+
+
+def retry_after() -> int | None:
+    """Count a heavy request of this client; the seconds it must wait when it is over its
+    limit, else None."""
+    setting: Any = current_app.config.get("RATE_LIMIT")
+    if not setting:
+        return None
+    count, seconds = parse_rate(str(setting))
+    now = time.time()
+    window = int(now // seconds)
+    client = request.remote_addr or "unknown"
+    db = get_db()
+    with write(db):
+        n = db.conn.execute(
+            "insert into rate_counts (client, window, n) values (?, ?, 1) "
+            "on conflict (client, window) do update set n = n + 1 returning n",
+            [client, window]).fetchone()[0]
+        if n == 1:  # a new window: forget the old ones of everybody
+            db.conn.execute("delete from rate_counts where window < ?", [window - 1])
+    if n <= count:
+        return None
+    return max(1, math.ceil((window + 1) * seconds - now))
+
+
+def check_rate() -> None:
+    """Count a heavy request; 429 (with ``Retry-After``) when the client is over its limit."""
+    wait = retry_after()
+    if wait is not None:
+        raise TooManyRequests(retry_after=wait)
