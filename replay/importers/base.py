@@ -1,0 +1,114 @@
+"""The importer interface: foreign saved games in, table logs (schema v1) out.
+
+An ``Importer`` knows one foreign format. ``sniff`` says from the decoded JSON whether a file is
+its format (cheap, never raises); ``read`` converts it into a log v1 dict plus the conversion
+``Problem``s it met, each with where it happened (a message index, a packet id). Problems are
+collected, not raised, as python-chess's PGN reader collects errors; only a problem after
+which the game cannot go on (an unknown tile, an unsupported expansion in use) ends the import,
+as an ``ImportRefused`` carrying everything collected so far.
+
+Importers write **table logs** (every move names its tile, discards are moves of their own),
+set the rule options from the source, and carry the source's own scores as claims, so that
+verifying an import also audits the source's arithmetic.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import LogFormatError
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One conversion problem: a short ``code``, a message, and where it happened."""
+
+    code: str
+    message: str
+    where: str = ""
+    fatal: bool = False
+
+    def line(self) -> str:
+        """``where: message [code]``."""
+        return f"{self.where + ': ' if self.where else ''}{self.message} [{self.code}]"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "where": self.where,
+                "fatal": self.fatal}
+
+
+class ImportRefused(LogFormatError):
+    """A foreign file that cannot become a log: the fatal problem first, then the others."""
+
+    def __init__(self, fmt: str, problems: list[Problem]) -> None:
+        fatal = next((p for p in problems if p.fatal), problems[0])
+        super().__init__(f"{fmt}: {fatal.line()}", "")
+        self.format = fmt
+        self.problems = problems
+
+
+@dataclass
+class Imported:
+    """A foreign file converted: the format read, the log (schema v1) and the problems."""
+
+    format: str  # e.g. "JCloisterZone 5.7+ save", "Board Game Arena log"
+    log: dict[str, Any]
+    problems: list[Problem] = field(default_factory=list)
+
+
+class Problems:
+    """The problems of one import, collected as the importer goes."""
+
+    def __init__(self, fmt: str) -> None:
+        self.format = fmt
+        self.items: list[Problem] = []
+
+    def warn(self, code: str, message: str, where: str = "") -> None:
+        """A problem the import survives (the log says what it could)."""
+        self.items.append(Problem(code, message, where))
+
+    def refuse(self, code: str, message: str, where: str = "") -> ImportRefused:
+        """A problem the import cannot go past: ``raise problems.refuse(...)``."""
+        self.items.append(Problem(code, message, where, fatal=True))
+        return ImportRefused(self.format, self.items)
+
+
+class Importer(ABC):
+    """One foreign format."""
+
+    name: str  # a short id: "jcz", "bga"
+    label: str  # what people call the format
+
+    @abstractmethod
+    def sniff(self, value: Any) -> bool:
+        """Whether the decoded JSON ``value`` is this format (cheap; never raises)."""
+
+    @abstractmethod
+    def read(self, value: Any) -> Imported:
+        """Convert; raises ``ImportRefused`` when the game cannot be carried."""
+
+
+_REGISTRY: list[Importer] = []
+
+
+def register(importer: Importer) -> Importer:
+    """Add an importer (each module under ``replay/importers`` registers its own)."""
+    _REGISTRY.append(importer)
+    return importer
+
+
+def importers() -> list[Importer]:
+    """Every importer, in registration order."""
+    from . import load_all
+
+    load_all()
+    return list(_REGISTRY)
+
+
+def sniff(value: Any) -> Importer | None:
+    """The importer whose format ``value`` (decoded JSON) is, or None (a log, or unknown)."""
+    if isinstance(value, dict) and value.get("format") == "carcassonne-replay/log":
+        return None
+    return next((imp for imp in importers() if imp.sniff(value)), None)
