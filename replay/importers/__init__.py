@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Importer, Imported, ImportRefused, Problem, importers, sniff
+from .base import Imported, Importer, ImportRefused, Problem, importers, sniff
 
 __all__ = ["Importer", "Imported", "ImportRefused", "Problem", "convert", "importers", "sniff"]
 
