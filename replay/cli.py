@@ -69,7 +69,56 @@ def cmd_verify(args: argparse.Namespace) -> int:
             if args.verbose and report.claims:
                 for c in report.claims[1:]:
                     print(f"    also: {c['message']}")
+            if args.verbose:
+                for p in report.problems:
+                    print(f"    import: {p['where'] + ': ' if p['where'] else ''}"
+                          f"{p['message']} [{p['code']}]")
         worst = max(worst, report.exit_code)
+    return worst
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """``import``: convert foreign saved games to logs v1 (stdout for one source without
+    ``-o``, else one file each in ``-o DIR``); their problems go to stderr. 2 when a source
+    is unreadable, not a foreign format, or refused."""
+    from .core.record import foreign, read_file
+    from .importers import ImportRefused, importers
+
+    if len(args.sources) > 1 and not args.out:
+        print("import: several sources need -o DIR", file=sys.stderr)
+        return EXIT_UNREADABLE
+    out_dir = Path(args.out) if args.out else None
+    worst = EXIT_VALID
+    for name in args.sources:
+        try:
+            imported = foreign(read_file(name))
+        except ImportRefused as exc:
+            print(f"{name}: refused: {exc.message}", file=sys.stderr)
+            for p in exc.problems:
+                if not p.fatal:
+                    print(f"    {p.line()}", file=sys.stderr)
+            worst = EXIT_UNREADABLE
+            continue
+        except LogFormatError as exc:
+            print(f"{name}: unreadable: {exc}", file=sys.stderr)
+            worst = EXIT_UNREADABLE
+            continue
+        if imported is None:
+            known = ", ".join(i.label for i in importers())
+            print(f"{name}: not a format this command imports (a log v1 needs no import; "
+                  f"known: {known})", file=sys.stderr)
+            worst = EXIT_UNREADABLE
+            continue
+        for p in imported.problems:
+            print(f"{name}: {p.line()}", file=sys.stderr)
+        text = dumps(imported.log)
+        if out_dir is None:
+            sys.stdout.write(text)
+        else:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            target = out_dir / (Path(name).stem + ".json")
+            target.write_text(text, encoding="utf-8")
+            print(f"{name}: {imported.format} -> {target}", file=sys.stderr)
     return worst
 
 
@@ -196,7 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
         + ", ".join(f.label for f in families()) + ".")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    v = sub.add_parser("verify", help="verify logs: exit 0 valid, 1 illegal move or wrong claim, "
+    v = sub.add_parser("verify", help="verify logs (or JCloisterZone saves and Board Game Arena "
+                                      "logs): exit 0 valid, 1 illegal move or wrong claim, "
                                       "2 unreadable or schema-invalid")
     v.add_argument("files", nargs="+", metavar="FILE")
     v.add_argument("--json", action="store_true", help="one JSON object per file")
@@ -204,7 +254,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                      "built-in one of the log's game")
     v.add_argument("--max-bytes", type=int, default=None, help="largest log accepted "
                                                                "(default 5 MB)")
-    v.add_argument("-v", "--verbose", action="store_true", help="list every wrong claim")
+    v.add_argument("-v", "--verbose", action="store_true",
+                   help="list every wrong claim and every import problem")
     v.set_defaults(func=cmd_verify)
 
     g = sub.add_parser("generate", help="write random legal games")
@@ -224,6 +275,13 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--tileset", metavar="FILE", help="a tile-set file replacing the game's "
                                                      "built-in one (recorded in the log)")
     g.set_defaults(func=cmd_generate)
+
+    im = sub.add_parser("import", help="convert JCloisterZone saves and Board Game Arena logs "
+                                       "to logs v1 (verify and render read them directly)")
+    im.add_argument("sources", nargs="+", metavar="SRC")
+    im.add_argument("-o", "--out", metavar="DIR", help="write DIR/<name>.json for each source "
+                                                       "(default: stdout, one source only)")
+    im.set_defaults(func=cmd_import)
 
     r = sub.add_parser("render", help="draw a position of a log as SVG")
     r.add_argument("file", metavar="FILE")

@@ -86,7 +86,8 @@ def test_migrations_are_applied_once(tmp_path: Path) -> None:
     create_app({"DATABASE": path})  # a second start applies nothing twice
     db = store.connect(path)
     applied = [m.name for m in store.migrations.applied(db)]
-    assert applied == ["create_games", "create_game_players", "create_rate_counts"]
+    assert applied == ["create_games", "create_game_players", "create_rate_counts",
+                       "add_source_format"]
     assert {"games", "game_players"} <= set(db.table_names())
     assert not store.migrations.pending(db)
     db.close()

@@ -7,9 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
-from replay.core.errors import LogFormatError
-from replay.core.json_input import decode
-from replay.core.verify import Report, verify_data
+from replay.core.verify import verify as verify_report
 
 from . import db as store
 from . import viewer
@@ -47,7 +45,10 @@ def game_json(row: store.GameRow, entry: Entry | None = None) -> dict[str, Any]:
                     "finished": row.finished, "rule": row.rule, "move": row.error_move,
                     "player": row.error_player, "message": row.message},
         "winners": row.winners,
+        "source_format": row.source_format,
     }
+    if row.original is not None or entry is not None and entry.row.original is not None:
+        out["original_url"] = url_for("pages.original", game_id=row.id, _external=True)
     if entry is not None:
         out["last_move"] = entry.last
         out["open_at"] = entry.default_position()
@@ -120,12 +121,5 @@ def verify() -> ResponseReturnValue:
     check_rate()
     source = (request.args.get("name") or "<request>")[:200]
     data = request.get_data(cache=False)
-    try:
-        value = decode(data, log_limit())
-    except LogFormatError as exc:
-        report = Report(source, readable=False)
-        report.error = {"move": None, "player": None, "rule": "L1", "message": exc.message,
-                        "path": exc.path}
-    else:
-        report = verify_data(value, source)
+    report = verify_report(data, max_bytes=log_limit(), name=source)  # imports a foreign file
     return jsonify(report.as_json())

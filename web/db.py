@@ -67,6 +67,15 @@ def create_rate_counts(db: Database) -> None:
                                    pk=("client", "window"))
 
 
+@migrations()
+def add_source_format(db: Database) -> None:
+    """Migration: where a game came from (``source_format``: "log v1" or the foreign format it
+    was imported from) and the foreign file itself (``original``, None for a log v1)."""
+    games = db.table("games")
+    games.add_column("source_format", str, not_null_default="log v1")
+    games.add_column("original", str)
+
+
 BUSY_TIMEOUT = 30.0  # seconds a connection waits for another one's write lock
 
 
@@ -145,6 +154,8 @@ class GameRow:
     message: str | None
     scores: list[int]
     winners: list[str]
+    source_format: str = "log v1"
+    original: str | None = None  # the foreign file an import was made from
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> GameRow:
@@ -156,6 +167,7 @@ class GameRow:
             verdict=row["verdict"], rule=row["rule"], error_move=row["error_move"],
             error_player=row["error_player"], message=row["message"],
             scores=json.loads(row["scores"]), winners=json.loads(row["winners"]),
+            source_format=row.get("source_format") or "log v1", original=row.get("original"),
         )
 
     def as_row(self) -> dict[str, Any]:
@@ -168,6 +180,7 @@ class GameRow:
             "error_player": self.error_player, "message": self.message,
             "scores": json.dumps(self.scores),
             "winners": json.dumps(self.winners, ensure_ascii=False),
+            "source_format": self.source_format, "original": self.original,
         }
 
 
@@ -193,7 +206,7 @@ def insert(db: Database, game: GameRow) -> bool:
 # the library never needs the log text itself
 LIST_COLUMNS = ("id, sha256, created, size, '' as log, game, expansions, players, moves, "
                 "moves_played, finished, verdict, rule, error_move, error_player, message, "
-                "scores, winners")
+                "scores, winners, source_format, null as original")
 
 
 def _like(text: str) -> str:

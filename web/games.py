@@ -24,8 +24,9 @@ from replay.core.events import Score
 from replay.core.family import COLOURS
 from replay.core.json_input import decode
 from replay.core.playback import Playback
-from replay.core.record import GameRecord, parse
+from replay.core.record import GameRecord, foreign, parse
 from replay.core.verify import Report, verify_data, verify_parsed
+from replay.generate import dumps
 from replay.tiles.events import FigurePlaced, Place
 
 from . import db as store
@@ -58,8 +59,12 @@ class Checked:
 def check(data: bytes, max_bytes: int, source: str = "upload") -> Checked:
     """Decode, schema-check and verify a log. Raises ``BadLog`` for malformed input; a
     well-formed log that breaks a rule is checked all the same (its verdict says so)."""
+    imported = None
     try:
         value = decode(data, max_bytes)
+        imported = foreign(value)
+        if imported is not None:  # a foreign saved game: its log v1 is what is checked
+            value = imported.log
         parsed: GameRecord | None = parse(value)
     except LogFormatError as exc:
         raise BadLog(exc.message, exc.path) from None
@@ -67,6 +72,9 @@ def check(data: bytes, max_bytes: int, source: str = "upload") -> Checked:
         parsed = None
     report = (verify_parsed(parsed, source, parsed.playback) if parsed is not None
               else verify_data(value, source))
+    if imported is not None:
+        report.format = imported.format
+        report.problems = [p.as_json() for p in imported.problems]
     sha = hashlib.sha256(data).hexdigest()
     if parsed is not None:
         players = [{"name": p.name, "colour": p.colour} for p in parsed.config.players]
@@ -76,13 +84,16 @@ def check(data: bytes, max_bytes: int, source: str = "upload") -> Checked:
     err = report.error or {}
     row = store.GameRow(
         id=sha[:ID_LENGTH], sha256=sha, created=datetime.now(UTC).isoformat(timespec="seconds"),
-        size=len(data), log=data.decode("utf-8"), game=str(value["game"]),
+        size=len(data), log=data.decode("utf-8") if imported is None else dumps(value),
+        game=str(value["game"]),
         expansions=[str(x) for x in value.get("expansions", [])], players=players,
         moves=len(value["moves"]), moves_played=report.moves_played, finished=report.finished,
         verdict="valid" if report.valid else "invalid", rule=err.get("rule"),
         error_move=err.get("move"), error_player=err.get("player"), message=err.get("message"),
         scores=[report.final_scores.get(p["name"], 0) for p in players] if parsed else [],
         winners=list(report.winners),
+        source_format=report.format,
+        original=None if imported is None else data.decode("utf-8"),
     )
     return Checked(row, parsed, report)
 

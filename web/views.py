@@ -140,6 +140,16 @@ def position_svg(game_id: str, n: int) -> ResponseReturnValue:
                     headers={"Cache-Control": "public, max-age=3600"})
 
 
+@bp.get("/games/<game_id>/original")
+def original(game_id: str) -> ResponseReturnValue:
+    """The foreign file a game was imported from, as uploaded (404 for a log v1)."""
+    entry = entry_or_404(game_id)
+    if entry.row.original is None:
+        abort(404)
+    return Response(entry.row.original, mimetype="application/octet-stream", headers={
+        "Content-Disposition": f'attachment; filename="{entry.row.id}.original"'})
+
+
 @bp.get("/games/<game_id>/log.json")
 def log(game_id: str) -> ResponseReturnValue:
     """The stored log, as a download."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import islice
 from pathlib import Path
@@ -38,6 +38,7 @@ class GameRecord:
     winner_claims: tuple[str, ...] | None = None
     raw: Any = None
     end_after_last_move: bool = False
+    imported: Any = None  # the ``replay.importers.Imported`` this log was converted from
 
     @property
     def players(self) -> tuple[Player, ...]:
@@ -214,12 +215,29 @@ def parse(data: Any, material: Any = None) -> GameRecord:
                       data.get("end") == "after-last-move")
 
 
-def read_game(source: Source, material: Any = None, max_bytes: int = MAX_BYTES) -> GameRecord:
-    """Read a log from a path, an open file, bytes, text or a decoded JSON value.
+def foreign(data: Any) -> Any:
+    """A foreign saved game (a JCloisterZone save, a Board Game Arena log...) converted by the
+    importer of its format (``replay.importers``); None when ``data`` is not foreign. Raises
+    ``ImportRefused`` (a ``LogFormatError``) for a game the importer cannot carry."""
+    if type(data) is dict and data.get("format") == "carcassonne-replay/log":
+        return None  # the common case, without loading the importers
+    from ..importers import convert
 
-    Raises ``LogFormatError`` (unreadable or schema-invalid, with the JSON path) or
-    ``IllegalMove`` (a header that breaks a rule)."""
-    return parse(load(source, max_bytes), material)
+    return convert(data)
+
+
+def read_game(source: Source, material: Any = None, max_bytes: int = MAX_BYTES) -> GameRecord:
+    """Read a log from a path, an open file, bytes, text or a decoded JSON value; a foreign
+    saved game (``replay.importers``) is converted first (``GameRecord.imported`` says how).
+
+    Raises ``LogFormatError`` (unreadable, schema-invalid or not importable, with the JSON
+    path) or ``IllegalMove`` (a header that breaks a rule)."""
+    data = load(source, max_bytes)
+    imported = foreign(data)
+    if imported is None:
+        return parse(data, material)
+    record = parse(imported.log, material)
+    return replace(record, imported=imported)
 
 
 def _check_names(scores: dict[str, int], names: list[str], path: str) -> None:

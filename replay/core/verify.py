@@ -12,7 +12,7 @@ from typing import Any
 from . import hashing
 from .errors import IllegalMove, LogFormatError
 from .playback import Playback, play_through
-from .record import GameRecord, Source, load, parse
+from .record import GameRecord, Source, foreign, load, parse
 
 EXIT_VALID, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
 EXIT_INTERNAL = 3  # a bug of ours, never a verdict on the log
@@ -35,6 +35,8 @@ class Report:
     hashes: list[str] = field(default_factory=list)
     error: dict[str, Any] | None = None
     claims: list[dict[str, Any]] = field(default_factory=list)
+    format: str = "log v1"  # or the foreign format it was imported from
+    problems: list[dict[str, Any]] = field(default_factory=list)  # met while importing
 
     @property
     def exit_code(self) -> int:
@@ -48,10 +50,20 @@ class Report:
             "moves": self.moves, "moves_played": self.moves_played,
             "final_scores": self.final_scores, "winners": self.winners,
             "state_hash": self.state_hash, "error": self.error, "claims": self.claims,
+            "format": self.format, "import_problems": self.problems,
         }
 
     def line(self) -> str:
-        """One line for people."""
+        """One line for people (the format read, when the file was foreign)."""
+        text = self._line()
+        if self.format == "log v1":
+            return text
+        name, _, rest = text.partition(": ")
+        problems = f", {len(self.problems)} import problem{'s' * (len(self.problems) != 1)}" \
+            if self.problems else ""
+        return f"{name} ({self.format}{problems}): {rest}"
+
+    def _line(self) -> str:
         if self.error is not None:
             e = self.error
             if e.get("path") is not None:
@@ -159,12 +171,22 @@ def verify(source: Source, material: Any = None, max_bytes: int | None = None,
     label = name or (str(source) if isinstance(source, str | Path) else "<log>")
     try:
         data = load(source) if max_bytes is None else load(source, max_bytes)
+        imported = foreign(data)
     except LogFormatError as exc:
         report = Report(label, readable=False)
         report.error = {"move": None, "player": None, "rule": "L1", "message": exc.message,
                         "path": exc.path}
+        fmt = getattr(exc, "format", None)
+        if fmt is not None:  # an import refused: say which format, and every problem met
+            report.format = fmt
+            report.problems = [p.as_json() for p in exc.problems]  # type: ignore[attr-defined]
         return report
-    return verify_data(data, label, material)
+    if imported is None:
+        return verify_data(data, label, material)
+    report = verify_data(imported.log, label, material)
+    report.format = imported.format
+    report.problems = [p.as_json() for p in imported.problems]
+    return report
 
 
 def claims_at(report: Report, n: int, moves: int) -> list[dict[str, Any]]:
