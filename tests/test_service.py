@@ -39,6 +39,15 @@ class Server:
         assert found, f"the server did not start: {line}{self.proc.stderr.read()}"
         self.host, self.port = found.group(1), int(found.group(2))
         self.banner = line
+        # read what the server says as it says it: a full pipe would stop the server
+        self.output: list[str] = []
+        self.reader = threading.Thread(target=self._drain, daemon=True)
+        self.reader.start()
+
+    def _drain(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.output.append(line)
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
@@ -51,13 +60,15 @@ class Server:
             conn.close()
 
     def stop(self) -> str:
+        """Stop the server; everything it wrote to stderr."""
         self.proc.send_signal(signal.SIGTERM)
         try:
-            _, err = self.proc.communicate(timeout=20)
+            self.proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            _, err = self.proc.communicate()
-        return self.banner + err
+            self.proc.wait()
+        self.reader.join(timeout=10)
+        return self.banner + "".join(self.output)
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ child that dies, and stops them all on SIGINT or SIGTERM.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import socket
@@ -47,6 +48,9 @@ def run_child(sock: socket.socket, config: Mapping[str, Any], settings: Settings
 
     from .app import create_app
 
+    # requests waiting for a thread are the design (threads cap the work at once), not news:
+    # waitress would log a warning for each one
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     app = create_app(config)
     waitress.serve(app, sockets=[sock], threads=settings.threads,
                    connection_limit=settings.connection_limit,
