@@ -88,15 +88,16 @@ def worst_inputs() -> dict[str, bytes]:
     return {k: v[:LIMIT] for k, v in out.items()}
 
 
-# The CLI in a fresh process that reports its own CPU and peak RSS (a child forked from this
-# big process would count our pages in its peak until it execs)
+# The CLI in a fresh process that reports its own CPU and peak RSS: VmHWM, which starts anew
+# at exec (ru_maxrss would count the pages of this big process, which the child was forked of)
 MEASURED = """
 import json, resource, sys
 from replay.cli import main
 code = main(["verify", sys.argv[1]])
 ru = resource.getrusage(resource.RUSAGE_SELF)
-print("RUSAGE " + json.dumps([code, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024]),
-      file=sys.stderr)
+hwm = next(int(line.split()[1]) for line in open("/proc/self/status")
+           if line.startswith("VmHWM:"))
+print("RUSAGE " + json.dumps([code, ru.ru_utime + ru.ru_stime, hwm / 1024]), file=sys.stderr)
 """
 
 
