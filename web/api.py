@@ -46,6 +46,7 @@ def game_json(row: store.GameRow, entry: Entry | None = None) -> dict[str, Any]:
                     "player": row.error_player, "message": row.message},
         "winners": row.winners,
         "source_format": row.source_format,
+        "import_problems": row.import_problems,
     }
     if row.original is not None or entry is not None and entry.row.original is not None:
         out["original_url"] = url_for("pages.original", game_id=row.id, _external=True)

@@ -23,7 +23,7 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, current_app, g
@@ -70,10 +70,12 @@ def create_rate_counts(db: Database) -> None:
 @migrations()
 def add_source_format(db: Database) -> None:
     """Migration: where a game came from (``source_format``: "log v1" or the foreign format it
-    was imported from) and the foreign file itself (``original``, None for a log v1)."""
+    was imported from), the foreign file itself (``original``, None for a log v1) and the
+    problems met converting it (``import_problems``, a JSON list)."""
     games = db.table("games")
     games.add_column("source_format", str, not_null_default="log v1")
     games.add_column("original", str)
+    games.add_column("import_problems", str, not_null_default="[]")
 
 
 BUSY_TIMEOUT = 30.0  # seconds a connection waits for another one's write lock
@@ -156,6 +158,7 @@ class GameRow:
     winners: list[str]
     source_format: str = "log v1"
     original: str | None = None  # the foreign file an import was made from
+    import_problems: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> GameRow:
@@ -168,6 +171,7 @@ class GameRow:
             error_player=row["error_player"], message=row["message"],
             scores=json.loads(row["scores"]), winners=json.loads(row["winners"]),
             source_format=row.get("source_format") or "log v1", original=row.get("original"),
+            import_problems=json.loads(row.get("import_problems") or "[]"),
         )
 
     def as_row(self) -> dict[str, Any]:
@@ -181,6 +185,7 @@ class GameRow:
             "scores": json.dumps(self.scores),
             "winners": json.dumps(self.winners, ensure_ascii=False),
             "source_format": self.source_format, "original": self.original,
+            "import_problems": json.dumps(self.import_problems, ensure_ascii=False),
         }
 
 
@@ -206,7 +211,7 @@ def insert(db: Database, game: GameRow) -> bool:
 # the library never needs the log text itself
 LIST_COLUMNS = ("id, sha256, created, size, '' as log, game, expansions, players, moves, "
                 "moves_played, finished, verdict, rule, error_move, error_player, message, "
-                "scores, winners, source_format, null as original")
+                "scores, winners, source_format, null as original, import_problems")
 
 
 def _like(text: str) -> str:

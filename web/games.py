@@ -94,6 +94,7 @@ def check(data: bytes, max_bytes: int, source: str = "upload") -> Checked:
         winners=list(report.winners),
         source_format=report.format,
         original=None if imported is None else data.decode("utf-8"),
+        import_problems=report.problems,
     )
     return Checked(row, parsed, report)
 
