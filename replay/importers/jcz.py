@@ -63,7 +63,7 @@ class _Reader:
         self.value = value
         self.gen = _generation(value) if isinstance(value, dict) else "unknown"
         fmt = "JCloisterZone save" if self.gen == "unknown" else \
-            f"JCloisterZone {self.gen} save"
+            f"JCloisterZone {self.gen}{'/6.x' if self.gen == '5.7+' else ''} save"
         self.problems = Problems(fmt)
         self.moves: list[dict[str, Any]] = []
         self.cells: dict[tuple[int, int], JczTile] = {}
@@ -206,7 +206,7 @@ class _Reader:
         r = msg.payload.get("random")
         if self.rng is None:
             return
-        if not is_random(r):
+        if not isinstance(r, int | float) or not is_random(r):
             raise self.problems.refuse("bad-message", f"{msg.type} without a random number",
                                        f"replay message {msg.index}")
         self.rng.set(r)

@@ -264,6 +264,11 @@ def _finish(h: Header, sets: dict[str, int], on: set[str], problems: Problems,
                               f"refused if {when}", where)
 
 
+def _serial(slot: dict[str, Any]) -> int:
+    serial = slot.get("serial")
+    return serial if isinstance(serial, int) else 0
+
+
 def players(value: dict[str, Any], old: bool, header: Header,
             problems: Problems) -> list[str]:
     """The player names in turn order (made distinct), checked against the player limits."""
@@ -272,7 +277,7 @@ def players(value: dict[str, Any], old: bool, header: Header,
         if not isinstance(slots, list):
             raise problems.refuse("truncated", "the save lists no slots", "slots")
         seated = [s for s in slots if isinstance(s, dict) and s.get("nickname") is not None]
-        seated.sort(key=lambda s: s.get("serial") if isinstance(s.get("serial"), int) else 0)
+        seated.sort(key=_serial)
         names = [str(s["nickname"]) for s in seated]
     else:
         raw = value.get("players")
