@@ -1,0 +1,304 @@
+"""JCloisterZone setup and players -> the log header (import-formats.md §1.3, §1.4).
+
+4.x saves describe the game as ``{expansions: {"BASIC": 1}, rules: {NAME: bool},
+capabilities: [...]}``; 5.x/6.x as ``{sets, elements, rules, start, ...}``. What the project
+plays differently is refused; what is declared but has no effect unless used (another set, an
+element whose figures or messages never appear) is a warning, and its first use is refused
+where it happens.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import Problems
+
+SET_NAMES = {"basic": "", "inns-and-cathedrals": "inns-cathedrals",
+             "hills-and-sheep": "hills-sheep"}
+OLD_EXPANSIONS = {"BASIC": "", "INNS_AND_CATHEDRALS": "inns-cathedrals",
+                  "HILLS_AND_SHEEP": "hills-sheep"}
+# elements (5.x) / capabilities (4.x) that carry a rule of a supported set
+SET_ELEMENTS = {"inns-cathedrals": ("inn", "cathedral"), "hills-sheep": ("hill", "vineyard")}
+OLD_CAPABILITIES = {"Inn": "inn", "Cathedral": "cathedral", "Hill": "hill",
+                    "Vineyard": "vineyard", "Sheep": "shepherd", "StandardGame": ""}
+KNOWN_ELEMENTS = frozenset({"small-follower", "big-follower", "shepherd", "farmers", "inn",
+                            "cathedral", "hill", "vineyard"})
+# elements that change scores without any message of their own
+SILENT_ELEMENTS = {"king": "the king (end-game bonus)", "robber": "the robber baron (end-game "
+                   "bonus)"}
+START = {"tile": "BA/RCr", "x": 0, "y": 0}
+
+# 5.x rules (client src/renderer/models/rules.js): id -> (default, elements it depends on)
+RULES: dict[str, tuple[Any, tuple[str, ...]]] = {
+    "princess-action": ("may", ("princess",)),
+    "fairy-placement": ("next-follower", ("fairy",)),
+    "dragon-move": ("before-scoring", ("dragon",)),
+    "barn-placement": ("not-occupied", ("barn",)),
+    "wagon-move": ("C2", ("wagon",)),
+    "bazaar-no-auction": (False, ("bazaar",)),
+    "espace-variant": ("any-tile", ("escape",)),
+    "gq11-pig-herd": ("pig", ("gq11",)),
+    "tunnelize-other-expansions": (True, ("tunnel",)),
+    "more-tunnel-tokens": ("3/2", ("tunnel",)),
+    "festival-return": ("meeple", ("festival",)),
+    "keep-monasteries": ("replace", ("monasteries",)),
+    "labyrinth-variant": ("advanced", ("labyrinth",)),
+    "little-buildings-scoring": ("1/1/1", ("little-buildings",)),
+    "king-and-robber-scoring": ("default", ("king", "robber")),
+    "inn-and-cathedral-final-scoring": ("zero", ("inn", "cathedral")),
+}
+# 4.x rule names of other expansions (harmless while those are absent) and of the client
+OLD_HARMLESS = frozenset({
+    "MORE_TUNNEL_TOKENS", "TUNNELIZE_ALL_EXPANSIONS", "PIG_HERD_ON_GQ_FARM",
+    "PRINCESS_MUST_REMOVE_KNIGHT", "DRAGON_MOVE_AFTER_SCORING", "MULTI_BARN_ALLOWED",
+    "ESCAPE_RGG", "FESTIVAL_FOLLOWER_ONLY", "KEEP_CLOISTERS", "BAZAAR_NO_AUCTION",
+    "FAIRY_ON_TILE", "WAGON_MOVE_C2", "BULIDING_SCORE_321", "KING_AND_ROBBER_SCORING",
+    "CLOCK_PLAYER_TIME", "RANDOM_SEATING_ORDER", "LABYRINTH_VARIANT", "SHOW_TILE_POSITIONS",
+})
+
+
+@dataclass
+class Header:
+    """What the setup says: the log's expansions and options, and what the moves must not
+    use (elements switched off, figures absent)."""
+
+    expansions: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    off: set[str] = field(default_factory=set)  # inn/cathedral/hill/vineyard off, set on
+    shepherd: bool = False
+    big_follower: bool = False
+    declared: list[str] = field(default_factory=list)  # unsupported things declared, unused
+
+
+def _version(app: Any) -> tuple[int, ...] | None:
+    m = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", app) if isinstance(app, str) else None
+    return None if m is None else tuple(int(g or 0) for g in m.groups())
+
+
+def header_4x(value: dict[str, Any], problems: Problems) -> Header:
+    """The header of a 4.x save (``setup.expansions/rules/capabilities``)."""
+    setup = value.get("setup")
+    if not isinstance(setup, dict) or not isinstance(setup.get("expansions"), dict):
+        raise problems.refuse("truncated", "the 4.x save has no setup.expansions", "setup")
+    h = Header()
+    sets: dict[str, int] = {}
+    for name, count in setup["expansions"].items():
+        if name in OLD_EXPANSIONS:
+            if count != 1:
+                raise problems.refuse("set-count", f"expansion {name} is played {count} times; "
+                                      "the project plays each set once", "setup.expansions")
+            sets[OLD_EXPANSIONS[name]] = 1
+        elif count:
+            h.declared.append(name)
+            problems.warn("unused-expansion", f"expansion {name} is not supported: the import "
+                          "is refused if its tiles or figures appear", "setup.expansions")
+    if "" not in sets:
+        raise problems.refuse("no-base", "the game is played without the base set (BASIC)",
+                              "setup.expansions")
+    caps = setup.get("capabilities") or []
+    if not isinstance(caps, list):
+        raise problems.refuse("truncated", "setup.capabilities is not a list", "setup")
+    on = {OLD_CAPABILITIES[c] for c in caps if c in OLD_CAPABILITIES}
+    for c in caps:
+        if c not in OLD_CAPABILITIES:
+            h.declared.append(str(c))
+            problems.warn("unused-element", f"capability {c} is not supported: the import is "
+                          "refused if it is used", "setup.capabilities")
+    rules = setup.get("rules") or {}
+    if not isinstance(rules, dict):
+        raise problems.refuse("truncated", "setup.rules is not an object", "setup")
+    for name, v in rules.items():
+        if name in ("TINY_CITY_2_POINTS", "ON_HILL_NUMBER_TIEBREAKER", "FARMERS") or not v:
+            continue
+        if name in OLD_HARMLESS:
+            problems.warn("ignored-rule", f"rule {name} belongs to an absent expansion or the "
+                          "client: ignored", "setup.rules")
+        else:
+            raise problems.refuse("rule", f"rule {name} is not understood", "setup.rules")
+    app = value.get("appVersion")
+    ver = _version(app)
+    farmers = bool(rules.get("FARMERS")) or (app != "dev-snapshot" and ver is not None
+                                             and ver < (4, 6, 0))
+    if not farmers:
+        _farmers_off(problems)
+    _finish(h, sets, on | {"small-follower"}, problems, "setup.capabilities")
+    h.shepherd = "hills-sheep" in sets and "shepherd" in on
+    h.big_follower = "inns-cathedrals" in sets
+    h.options["small_city"] = 2 if rules.get("TINY_CITY_2_POINTS") else 4
+    h.options["farm_scoring"] = "per-field"
+    if "hills-sheep" in h.expansions:
+        h.options["hill_tiebreak"] = "count" if rules.get("ON_HILL_NUMBER_TIEBREAKER") \
+            else "presence"
+    return h
+
+
+def header_5x(value: dict[str, Any], problems: Problems) -> Header:
+    """The header of a 5.x/6.x save (``setup.sets/elements/rules/start``)."""
+    setup = value.get("setup")
+    if not isinstance(setup, dict) or not isinstance(setup.get("sets"), dict):
+        raise problems.refuse("truncated", "the save has no setup.sets", "setup")
+    elements = setup.get("elements") or {}
+    rules = setup.get("rules") or {}
+    if not isinstance(elements, dict) or not isinstance(rules, dict):
+        raise problems.refuse("truncated", "setup.elements or setup.rules is not an object",
+                              "setup")
+    h = Header()
+    sets: dict[str, int] = {}
+    for key, count in setup["sets"].items():
+        name, _, edition = str(key).partition(":")
+        ed = edition or ("2" if elements.get("garden") else "1")
+        if name in SET_NAMES:
+            if ed != "1":
+                raise problems.refuse("edition", f"set {key} (edition {ed}) adds tiles the "
+                                      "project lacks", "setup.sets")
+            if count != 1:
+                raise problems.refuse("set-count", f"set {key} is played {count} times; the "
+                                      "project plays each set once", "setup.sets")
+            sets[SET_NAMES[name]] = 1
+        elif count:
+            h.declared.append(str(key))
+            problems.warn("unused-expansion", f"set {key} is not supported: the import is "
+                          "refused if its tiles appear", "setup.sets")
+    if "" not in sets:
+        raise problems.refuse("no-base", "the game is played without the basic set",
+                              "setup.sets")
+    _check_start(setup.get("start"), problems)
+    for extra in ("addons",):
+        if setup.get(extra):
+            h.declared.append(extra)
+            problems.warn("unused-element", f"setup.{extra} is not supported: the import is "
+                          "refused if it is used", f"setup.{extra}")
+    small = elements.get("small-follower")
+    if not small:
+        raise problems.refuse("rule-off", "the game is played without small followers",
+                              "setup.elements")
+    if small != 7:
+        problems.warn("supply", f"{small} small followers per player; the project's supply "
+                      "is 7", "setup.elements")
+    for name in ("big-follower", "shepherd"):
+        n = elements.get(name)
+        if n and (not isinstance(n, int) or n > 1):
+            raise problems.refuse("supply", f"{n} {name}s per player; the project's supply "
+                                  "is 1", "setup.elements")
+    if "farmers" not in elements:
+        _farmers_off(problems)
+    for name, v in elements.items():
+        if name in KNOWN_ELEMENTS or not v:
+            continue
+        if name in SILENT_ELEMENTS:
+            raise problems.refuse("element", f"element {name}: {SILENT_ELEMENTS[name]} is not "
+                                  "supported", "setup.elements")
+        h.declared.append(name)
+        problems.warn("unused-element", f"element {name} is not supported: the import is "
+                      "refused if it is used", "setup.elements")
+    if elements.get("shepherd") and "hills-sheep" not in sets:
+        sets["hills-sheep"] = 1
+        problems.warn("shepherd-without-set", "shepherds without the Hills & Sheep set: the log "
+                      "plays hills-sheep, whose tiles never appear (sound only if the game is "
+                      "scored after its last move)", "setup.elements")
+    on = {k for k, v in elements.items() if v}
+    _finish(h, sets, on, problems, "setup.elements")
+    h.shepherd = bool(elements.get("shepherd"))
+    h.big_follower = bool(elements.get("big-follower"))
+    _rules_5x(h, rules, on, problems)
+    return h
+
+
+def _rules_5x(h: Header, rules: dict[str, Any], on: set[str], problems: Problems) -> None:
+    tiny = str(rules.get("tiny-city-scoring", "4"))
+    if tiny not in ("2", "4"):
+        raise problems.refuse("rule", f"rule tiny-city-scoring {tiny!r} is not understood",
+                              "setup.rules")
+    h.options["small_city"] = int(tiny)
+    h.options["farm_scoring"] = "per-field"
+    hill = rules.get("hill-tiebreaker", "at-least-one-follower")
+    if hill not in ("at-least-one-follower", "number-of-followers"):
+        raise problems.refuse("rule", f"rule hill-tiebreaker {hill!r} is not understood",
+                              "setup.rules")
+    if "hills-sheep" in h.expansions:
+        h.options["hill_tiebreak"] = "count" if hill == "number-of-followers" else "presence"
+    for name, v in rules.items():
+        if name in ("tiny-city-scoring", "hill-tiebreaker"):
+            continue
+        default, deps = RULES.get(name, (None, ()))
+        if name in RULES and v == default:
+            continue
+        if deps and not (set(deps) & on):
+            problems.warn("ignored-rule", f"rule {name} = {v!r} concerns an absent element "
+                          f"({', '.join(deps)}): ignored", "setup.rules")
+            continue
+        if name not in RULES and not v:
+            continue
+        raise problems.refuse("rule", f"rule {name} = {v!r} changes a rule the project "
+                              "plays otherwise", "setup.rules")
+
+
+def _check_start(start: Any, problems: Problems) -> None:
+    if start is None:
+        return
+    ok = (isinstance(start, list) and len(start) == 1 and isinstance(start[0], dict)
+          and {k: start[0].get(k) for k in START} == START
+          and start[0].get("rotation", 0) in (0, "R0"))
+    if not ok:
+        raise problems.refuse("start", f"start {start!r} is not BA/RCr at (0,0) rotation 0",
+                              "setup.start")
+
+
+def _farmers_off(problems: Problems) -> None:
+    problems.warn("farmers-off", "farmers are off in the source: the project always allows "
+                  "them (the moves replay alike and no field scores)", "setup")
+
+
+def _finish(h: Header, sets: dict[str, int], on: set[str], problems: Problems,
+            where: str) -> None:
+    h.expansions = [x for x in ("inns-cathedrals", "hills-sheep") if x in sets]
+    for x in h.expansions:
+        for element in SET_ELEMENTS[x]:
+            if element not in on:
+                h.off.add(element)
+                when = ("a cloister is placed next to a vineyard" if element == "vineyard"
+                        else f"a tile with a {element} is placed")
+                problems.warn("element-off", f"{element} is off in the source: the import is "
+                              f"refused if {when}", where)
+
+
+def _serial(slot: dict[str, Any]) -> int:
+    serial = slot.get("serial")
+    return serial if isinstance(serial, int) else 0
+
+
+def players(value: dict[str, Any], old: bool, header: Header,
+            problems: Problems) -> list[str]:
+    """The player names in turn order (made distinct), checked against the player limits."""
+    if old:
+        slots = value.get("slots")
+        if not isinstance(slots, list):
+            raise problems.refuse("truncated", "the save lists no slots", "slots")
+        seated = [s for s in slots if isinstance(s, dict) and s.get("nickname") is not None]
+        seated.sort(key=_serial)
+        names = [str(s["nickname"]) for s in seated]
+    else:
+        raw = value.get("players")
+        if not isinstance(raw, list) or not all(isinstance(p, dict) for p in raw):
+            raise problems.refuse("truncated", "the save lists no players", "players")
+        names = [str(p.get("name") or "") for p in raw]
+    if len(names) < 2:
+        raise problems.refuse("solo", f"a game of {len(names)} player(s): logs need 2 to 6",
+                              "players")
+    limit = 6 if "inns-cathedrals" in header.expansions else 5
+    if len(names) > limit:
+        raise problems.refuse("too-many-players", f"{len(names)} players: at most {limit} "
+                              "with these expansions", "players")
+    out: list[str] = []
+    for i, name in enumerate(names):
+        name = name.strip()[:60] or f"Player {i + 1}"
+        base, k = name, 2
+        while name in out:
+            name, k = f"{base} ({k})", k + 1
+        if name != names[i]:
+            problems.warn("player-name", f"player {i + 1} {names[i]!r} is called {name!r}",
+                          "players")
+        out.append(name)
+    return out
