@@ -67,7 +67,8 @@ class Report:
         if self.error is not None:
             e = self.error
             if e.get("path") is not None:
-                return f"{self.source}: unreadable: {e['path'] or '/'}: {e['message']}"
+                where = f"{e['path'] or '/'}: " if e["path"] or self.format == "log v1" else ""
+                return f"{self.source}: unreadable: {where}{e['message']}"
             if e.get("move") is not None:
                 where = f"move {e['move']}"
             else:

@@ -48,6 +48,9 @@ class ImportRefused(LogFormatError):
         self.format = fmt
         self.problems = problems
 
+    def __str__(self) -> str:
+        return self.message  # the whole file is refused: no JSON path to show
+
 
 @dataclass
 class Imported:
