@@ -21,6 +21,8 @@ from replay.importers import bga_tables as T
 OUT = Path(__file__).resolve().parent.parent / "fixtures" / "import" / "bga"
 PENNANT_LETTERS = set("SMOFCQ")
 TYPE_OF = {letter: t for t, (letter, _, _) in T.TYPES.items()}
+LETTER_OF_ID = {i: letter for letter, first, last in T.TYPES.values()
+                for i in range(first, last + 1)}
 TARGET_OF = {"r": "road", "c": "city", "f": "field", "m": "abbey"}
 
 
@@ -89,8 +91,8 @@ class Builder:
             text = "This fields is feeding ${city_nbr} cities and worth ${points} points"
         else:
             if feature == "city":
-                values = [(2 if final else 4) if T.letter_of_id(i)[1] in PENNANT_LETTERS  # type: ignore[index]
-                          else (1 if final else 2) for i in ids]
+                pennant = [LETTER_OF_ID[i] in PENNANT_LETTERS for i in ids]
+                values = [(1 if final else 2) * (2 if p else 1) for p in pennant]
             elif feature == "road":
                 values = [1] * len(ids)
             else:

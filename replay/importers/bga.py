@@ -14,7 +14,7 @@ A BGA replay is the archived list of notifications of a table:
 The game is the base game, 1st edition, with BGA's rules: ``small_city`` 4 and
 ``farm_scoring`` "per-field". Expansion content is refused. Each move but the last carries the
 running ``scores``; the result becomes ``claims``. Where: ``packet P, notification N (move M)``,
-N counting from 1 inside the packet and M the last move written so far.
+N counting from 1 inside the packet and M the move it belongs to (a tile or discard starts one).
 
 How a game ends (a decision, the reference leaves it open):
 
@@ -375,10 +375,12 @@ def walk(reader: _Reader, packets: list[Any]) -> str | None:
         if table_id is None and packet.get("table_id") is not None:
             table_id = str(packet["table_id"])
         for n, note in enumerate(packet["data"], 1):
-            move = f" (move {len(reader.moves)})" if reader.moves else ""
-            reader.where = f"packet {pid}, notification {n}{move}"
+            reader.where = f"packet {pid}, notification {n}"
             if not isinstance(note, dict) or not isinstance(note.get("type"), str):
                 raise reader.refuse("truncated", "a notification without a type")
+            move = len(reader.moves) + (note["type"] in ("playTile", "cantPlay"))
+            if move:
+                reader.where += f" (move {move})"
             args = note.get("args")
             if args is None or args == []:
                 args = {}
