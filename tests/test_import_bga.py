@@ -406,3 +406,27 @@ def test_type_16_is_turned_90_degrees() -> None:
     assert [T.rotation(17, o) for o in (1, 2, 3, 4)] == [0, 90, 180, 270]
     assert T.spot_at("U", 1, 1) == ("N", "r") and T.spot_at("U", 1, 4) == ("W", "r")
     assert T.spot_at("B", 1, 3) == ("cloister", "m")
+
+
+def test_more_refusals() -> None:
+    exc = refused({"status": 0, "error": "Replay unavailable"})
+    assert "BGA says: Replay unavailable" in exc.message
+
+    def one_player(v: Any) -> None:
+        v["data"]["data"][:] = v["data"]["data"][:1]
+    exc = mutated(one_player)
+    assert exc.problems[-1].code == "players" and "1 player found" in exc.message
+
+    def tile_after_end(v: Any) -> None:
+        last = v["data"]["data"][-1]["data"]
+        last.append(copy.deepcopy(next(n for _, n in notes(v) if n["type"] == "playTile")))
+    exc = mutated(tile_after_end)
+    assert "playTile after the final scoring" in exc.message
+
+    def bad_realization(v: Any) -> None:
+        find(v, "realizationAchieved")["tile_to_value"] = {"22": 2, "36": 3}
+    assert BGA.read(load()).problems[0].code == "ended-early"
+    value = load()
+    bad_realization(value)
+    problems = BGA.read(value).problems
+    assert codes(problems)[0] == "realization" and problems[0].where.endswith("(move 1)")

@@ -147,6 +147,8 @@ class _Reader:
 
     def start_move(self, player: str, what: str) -> None:
         """Checks common to a tile and a discard: the player whose turn it is plays."""
+        if self.final_scoring or self.result is not None:
+            raise self.refuse("order", f"{what} after the final scoring")
         self.close_turn()
         self.seat(player)
         if self.active is not None and player != self.active:
@@ -342,8 +344,10 @@ class BgaImporter(Importer):
         problems = Problems(FORMAT)
         packets = _packets(value)
         if packets is None:
+            error = value.get("error") if isinstance(value, dict) else None
+            said = f" (BGA says: {str(error)[:200]})" if error else ""
             raise problems.refuse("not-bga", "not a Board Game Arena log: expected "
-                                  "{status, data: {data: [packets]}}")
+                                  f"{{status, data: {{data: [packets]}}}}{said}")
         if isinstance(value.get("data"), dict) and value["data"].get("valid") in (0, "0", False):
             problems.warn("envelope", "BGA marks this replay as not valid")
         reader = _Reader(problems)

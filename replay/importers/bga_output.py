@@ -70,7 +70,8 @@ def _seating(reader: _Reader) -> list[str]:
             raise reader.refuse("players", f"winPoints for player {pid}, who neither plays "
                                 "nor appears in the result")
     if not 2 <= len(ids) <= 5:
-        raise reader.refuse("players", f"{len(ids)} players: a base game has 2 to 5")
+        raise reader.refuse("players", f"{len(ids)} player{'s' * (len(ids) != 1)} found: "
+                            "a base game has 2 to 5")
     placed = 0
     for m in reader.moves:
         expected = ids[placed % len(ids)]
