@@ -109,3 +109,12 @@ def test_a_refused_save_is_a_400_and_nothing_is_stored(app: Flask) -> None:
     assert client.get("/api/games").get_json()["total"] == 0
     verified = client.post("/api/verify", data=ABBEY.read_bytes()).get_json()
     assert verified["valid"] is False and verified["format"].startswith("JCloisterZone")
+
+
+def test_a_board_game_arena_log_goes_where_a_log_goes(app: Flask) -> None:
+    path = ROOT / "fixtures" / "import" / "bga" / "finished-2p.json"
+    proc = run("verify", str(path))
+    assert proc.returncode == 0 and "Board Game Arena" in proc.stdout
+    created = app.test_client().post("/api/games", data=path.read_bytes())
+    assert created.status_code == 201
+    assert created.get_json()["source_format"] == "Board Game Arena log"
