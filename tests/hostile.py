@@ -8,7 +8,9 @@ Two families of input, both as the bytes a client would send:
 * ``mutated_logs``: a real log of every family and expansion mix (a random legal game cut to
   its first moves), with one to three mutations at a random JSON path (a value replaced by a
   hostile one, a key removed or added, a number nudged or written as a float, a move
-  duplicated) and sometimes a mutation of the text itself.
+  duplicated) and sometimes a mutation of the text itself;
+* ``mutated_foreign``: the JCloisterZone saves and Board Game Arena logs of the fixtures, with
+  the same mutations (replay messages duplicated, dropped, swapped).
 
 Each strategy labels what it drew with ``event()`` so that the statistics show which kinds of
 input the run reached. ``tests/test_hostile.py`` runs them in CI; ``tools/drill.py`` runs many
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from hypothesis import event
@@ -120,6 +123,26 @@ def _get(value: Any, parts: tuple[Any, ...]) -> Any:
     return value
 
 
+@cache
+def foreign_files() -> list[tuple[str, Any]]:
+    """Every foreign saved game of the fixtures (label, decoded JSON)."""
+    root = Path(__file__).resolve().parent.parent / "fixtures" / "import"
+    return [(str(p.relative_to(root)), json.loads(p.read_text(encoding="utf-8")))
+            for p in sorted(root.rglob("*")) if p.suffix in (".jcz", ".json")
+            and p.name != "expected.json"]
+
+
+@st.composite
+def mutated_foreign(draw: st.DrawFn) -> bytes:
+    """A JCloisterZone save or a Board Game Arena log with one to three mutations."""
+    label, original = draw(st.sampled_from(foreign_files()))
+    value = json.loads(json.dumps(original))
+    event(f"mutated foreign file: {label.split('/')[0]}")
+    for _ in range(draw(st.integers(1, 3))):
+        _mutate(draw, value)
+    return to_bytes(value)
+
+
 MUTATIONS = ["replace", "delete", "add key", "nudge", "float", "wrap", "duplicate move",
              "drop move", "swap moves"]
 
@@ -151,7 +174,8 @@ def mutated_logs(draw: st.DrawFn) -> bytes:
 
 def _mutate(draw: st.DrawFn, log: dict[str, Any]) -> None:
     kind = draw(st.sampled_from(MUTATIONS))
-    moves = log["moves"] if isinstance(log.get("moves"), list) else []
+    lists = [v for v in (log.get("moves"), log.get("replay")) if isinstance(v, list)]
+    moves = lists[0] if lists else []
     if kind in ("duplicate move", "drop move", "swap moves"):
         if not moves:
             return

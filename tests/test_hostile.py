@@ -1,8 +1,9 @@
 """The drill, bounded for CI: hostile input through the command line and the HTTP API.
 
-10,000 inputs in the CI profile (derandomized: the same inputs on every run), ten times more
-with ``CARCASSONNE_FUZZ=heavy``: arbitrary JSON and junk bytes (``hostile_documents``) and
-mutated logs of every family and expansion mix (``mutated_logs``). The promise checked: no
+11,000 inputs in the CI profile (derandomized: the same inputs on every run), ten times more
+with ``CARCASSONNE_FUZZ=heavy``: arbitrary JSON and junk bytes (``hostile_documents``),
+mutated logs of every family and expansion mix (``mutated_logs``) and mutated foreign files
+(``mutated_foreign``: JCloisterZone saves, Board Game Arena logs). The promise checked: no
 traceback, the exit codes 0/1/2 of a verdict, HTTP 200/201/400 only, every refusal saying
 where (a JSON path), and a stored game whose pages answer.
 """
@@ -26,7 +27,7 @@ from hypothesis import strategies as st
 from replay import cli
 from web.app import create_app
 
-from .hostile import hostile_documents, mutated_logs
+from .hostile import hostile_documents, mutated_foreign, mutated_logs
 
 HEAVY = os.environ.get("CARCASSONNE_FUZZ") == "heavy"
 SCALE = 10 if HEAVY else 1
@@ -86,6 +87,13 @@ def test_cli_survives_hostile_documents(batch: list[bytes]) -> None:
 @settings(DRILL, max_examples=4000 * SCALE // BATCH)
 @given(batches(mutated_logs()))
 def test_cli_survives_mutated_logs(batch: list[bytes]) -> None:
+    for data in batch:
+        check_cli(data)
+
+
+@settings(DRILL, max_examples=1000 * SCALE // BATCH)
+@given(batches(mutated_foreign()))
+def test_cli_survives_mutated_foreign_files(batch: list[bytes]) -> None:
     for data in batch:
         check_cli(data)
 

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Imported, Importer, ImportRefused, Problem, importers, sniff
+from .base import (
+    SHAPE_ERRORS,
+    Imported,
+    Importer,
+    ImportRefused,
+    Problem,
+    importers,
+    shape_error,
+    sniff,
+)
 
 __all__ = ["Importer", "Imported", "ImportRefused", "Problem", "convert", "importers", "sniff"]
 
@@ -30,6 +39,14 @@ def load_all() -> None:
 
 
 def convert(value: Any) -> Imported | None:
-    """``value`` converted by the importer of its format; None when it is not foreign."""
+    """``value`` converted by the importer of its format; None when it is not foreign.
+
+    Raises ``ImportRefused`` for a file the importer cannot carry, a damaged one included."""
     importer = sniff(value)
-    return None if importer is None else importer.read(value)
+    if importer is None:
+        return None
+    try:
+        return importer.read(value)
+    except SHAPE_ERRORS as exc:
+        raise ImportRefused(importer.label, [Problem("malformed", shape_error(exc),
+                                                     fatal=True)]) from None

@@ -93,6 +93,17 @@ class Importer(ABC):
         """Convert; raises ``ImportRefused`` when the game cannot be carried."""
 
 
+# What a value of an unexpected type raises deep in an importer; caught per message (with
+# where) by each importer, and for the whole file by ``convert`` as a last resort.
+SHAPE_ERRORS = (TypeError, KeyError, AttributeError, ValueError, IndexError)
+
+
+def shape_error(exc: Exception) -> str:
+    """A refusal's message for a value of the wrong shape."""
+    return (f"a value does not have the shape the format gives it "
+            f"({type(exc).__name__}: {str(exc)[:120]})")
+
+
 _REGISTRY: list[Importer] = []
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from . import bga_tables as T
-from .base import Imported, Importer, Problems, register
+from .base import SHAPE_ERRORS, Imported, Importer, Problems, register, shape_error
 from .bga_output import build_log
 
 FORMAT = "Board Game Arena log"
@@ -398,7 +398,10 @@ def walk(reader: _Reader, packets: list[Any]) -> str | None:
             if handler is None:
                 raise reader.refuse("notification", f"unknown notification {kind!r} "
                                     "(expansion content or another game): cannot import")
-            handler(args)
+            try:
+                handler(args)
+            except SHAPE_ERRORS as exc:  # a value of another type than the format's
+                raise reader.refuse("malformed", f"{kind}: {shape_error(exc)}") from None
     reader.where = "the end of the log"
     return table_id
 

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from . import jcz_replay, jcz_setup
-from .base import Imported, Importer, Problems, register
+from .base import SHAPE_ERRORS, Imported, Importer, Problems, register, shape_error
 from .jcz_sheep import Flocks, Generator, is_random, jcz_bag
 from .jcz_tiles import JczTile, MaskError, foreign_set, location_at, normalise_id, tile_map
 
@@ -108,7 +108,10 @@ class _Reader:
         msgs = jcz_replay.undo(jcz_replay.messages(v["replay"], problems), problems)
         turns, over = jcz_replay.turns(msgs, len(self.names), problems)
         for turn in turns:
-            self._turn(turn)
+            try:
+                self._turn(turn)
+            except SHAPE_ERRORS as exc:  # a value of another type than the format's
+                raise problems.refuse("malformed", shape_error(exc), turn.where()) from None
         log = {**header, "moves": self.moves}
         finished = self._end(log, over, turns)
         self._claims(log, finished)
