@@ -53,10 +53,10 @@ class Board:
         self.frontier = {}
         self.frontier_keys = {}
         self.cloisters = {}
+        self._last_prospective: tuple[TileType, Cell, int, int, list[list[int]]] | None = None
 
     def can_place(self, tile: TileType) -> bool:
-        fits = tile.fits
-        return any(fits(key) for key in self.frontier_keys)
+        return any(map(tile.fit_cache.__getitem__, self.frontier_keys))
 
     def neighbours(self, cell: Cell) -> int:
         x, y = cell
@@ -102,6 +102,13 @@ class Board:
         Segments of the new tile can join each other through a neighbour's feature, so the
         closure is taken over the small graph of (new segment, neighbour root) links.
         """
+        # the graph's roots change only when a tile is placed (which adds nodes): the last
+        # answer holds while the graph has as many nodes (a move asks up to four times)
+        size = len(self.graph.parent)
+        last = self._last_prospective
+        if (last is not None and last[0] is tile and last[1] == cell and last[2] == q
+                and last[3] == size):
+            return last[4]
         # the loop of ``_across``, written out: this runs on every move with a figure
         rot = tile.rotations[q]
         x, y = cell
@@ -117,7 +124,9 @@ class Board:
             for j, seg in rot.side_pairs[s]:
                 for nseg in nside[2 - j]:
                     links.append((seg, find(first + nseg)))
-        return group_links(len(tile.segments), links)
+        groups = group_links(len(tile.segments), links)
+        self._last_prospective = (tile, cell, q, size, groups)
+        return groups
 
     def _across(self, tile: TileType, cell: Cell, q: int) -> Iterator[tuple[int, int]]:
         """(segment of the tile, node of a neighbour's segment) for every pair of segments
@@ -223,6 +232,16 @@ def group_links(n: int, links: list[tuple[int, int]],
     groups: list[list[int]] = [[] for _ in range(n)]
     if not links:
         return groups
+    by_root: dict[int, int] = {}
+    merged = False
+    for seg, root in links:
+        other = by_root.setdefault(root, seg)
+        if other != seg:
+            merged = True
+    if not merged and not joined:  # the usual case: no two segments of the tile meet
+        for root, seg in by_root.items():
+            groups[seg].append(root)
+        return groups
     comp = list(range(n))
 
     def f(a: int) -> int:
@@ -234,7 +253,7 @@ def group_links(n: int, links: list[tuple[int, int]],
         a, b = f(a0), f(b0)
         if a != b:
             comp[a] = b
-    by_root: dict[int, int] = {}
+    by_root = {}
     for seg, root in links:
         if root in by_root:
             a, b = f(seg), f(by_root[root])

@@ -231,10 +231,15 @@ class TileState(Board, Figures, GameState):
                 raise ValueError("a game without a seed has no drawn tile: name the tile "
                                  "(legal_placements(state.tiles_by_id[...]))")
             return []
+        # each distinct frontier key is tried once (many open cells demand the same edges)
+        fit = tile.fit_cache
+        turns = {key: found for key in self.frontier_keys if (found := fit[key])}
+        if not turns:
+            return []
         out = [
             (x, y, 90 * q)
-            for (x, y), key in self.frontier.items()
-            for q in tile.fits(key)
+            for (x, y), key in self.frontier.items() if key in turns
+            for q in turns[key]
         ]
         out.sort()
         return out

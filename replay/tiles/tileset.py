@@ -26,6 +26,36 @@ ROTATIONS = (0, 90, 180, 270)
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "tilesets"
 
+
+
+class FitCache(dict[str, tuple[int, ...]]):
+    """Frontier key -> the quarter turns in which tiles of these edges fit it, computed on the
+    first lookup (``cache[key]`` is a plain dict lookup after that)."""
+
+    def __init__(self, edges: str) -> None:
+        super().__init__()
+        self.turned = tuple("".join(edges[(s - q) % 4] for s in range(4)) for q in range(4))
+
+    def __missing__(self, key: str) -> tuple[int, ...]:
+        rots = tuple(
+            q for q, edges in enumerate(self.turned)
+            if all(k == "." or k == e for k, e in zip(key, edges, strict=True))
+        )
+        self[key] = rots
+        return rots
+
+
+# Which rotations fit a frontier key depends on a tile's edges alone: tile types with the same
+# edges (in any tile set loaded) share one ``FitCache``.
+_FIT_CACHES: dict[str, FitCache] = {}
+
+
+def _fit_cache(edges: str) -> FitCache:
+    found = _FIT_CACHES.get(edges)
+    if found is None:
+        found = _FIT_CACHES[edges] = FitCache(edges)
+    return found
+
 # Which figure family may stand on which segment type and how the figure is called there.
 ROLE = {
     "road": "thief", "city": "knight", "field": "farmer", "cloister": "monk",
@@ -82,20 +112,12 @@ class TileType:
     rotations: tuple[Rotated, ...]
     order: int  # index in the combined tile set, for deterministic sorting
     open_sides: tuple[int, ...]  # per segment: how many sides it touches (its open ends)
-    fit_cache: dict[str, tuple[int, ...]] = field(
-        default_factory=dict, hash=False, compare=False, repr=False)
+    fit_cache: FitCache = field(hash=False, compare=False, repr=False)
 
     def fits(self, key: str) -> tuple[int, ...]:
         """Quarter turns in which this tile fits a cell whose neighbours demand ``key``
         (one letter per side, "." where the cell has no neighbour)."""
-        rots = self.fit_cache.get(key)
-        if rots is None:
-            rots = tuple(
-                q for q, r in enumerate(self.rotations)
-                if all(k == "." or k == e for k, e in zip(key, r.edges, strict=True))
-            )
-            self.fit_cache[key] = rots
-        return rots
+        return self.fit_cache[key]
 
     def has_cloister(self) -> bool:
         return any(s.type == "cloister" for s in self.segments)
@@ -199,7 +221,7 @@ def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
         id=raw["id"], count=raw["count"], edges=raw["edges"], segments=tuple(segments),
         start=bool(raw.get("start")), bonus=bool(raw.get("bonus")), hill=bool(raw.get("hill")),
         vineyard=bool(raw.get("vineyard")), volcano=bool(raw.get("volcano")),
-        rotations=rotations, order=order,
+        rotations=rotations, order=order, fit_cache=_fit_cache(raw["edges"]),
         open_sides=tuple(
             sum(1 for side in range(4) if seg.index in rotations[0].side_segs[side])
             for seg in segments),
