@@ -16,6 +16,7 @@ from .features import Feature, FeatureGraph
 from .tileset import SIDE_DELTA, SIDES, TileSet, TileType
 
 Cell = tuple[int, int]
+OPPOSITE = (2, 3, 0, 1)  # the side across from each side
 
 
 @dataclass(slots=True)
@@ -146,64 +147,63 @@ class Board:
     def _place(self, tile: TileType, q: int, cell: Cell, player: int | None) -> Placement:
         rot = tile.rotations[q]
         graph = self.graph
+        board = self.board
         index = len(self.placements)
         first = len(graph.parent)
         placement = Placement(index, tile, q, cell, first, player)
-        open_sides = tile.open_sides
-        for seg in tile.segments:
-            feat = Feature(seg.type, first + seg.index, index, open_sides[seg.index])
-            feat.pennants = seg.attr("pennants")
-            if seg.attrs:
-                for k, v in seg.attrs.items():
-                    feat.counts[k] = v
-                if seg.attr("inn"):
-                    feat.flags.add("inn")
-                if seg.attr("cathedral"):
-                    feat.flags.add("cathedral")
-            if seg.touches:
-                feat.touches = [first + t for t in seg.touches]
-            if seg.type == "cloister":
+        feats: list[Feature] = []
+        for seg_type, open_sides, pennants, counts, flags, touches, cloister in tile.seeds:
+            feat = Feature(seg_type, first + len(feats), index, open_sides)
+            if counts:
+                feat.pennants = pennants
+                feat.counts.update(counts)
+                feat.flags.update(flags)
+            if touches:
+                feat.touches = [first + t for t in touches]
+            if cloister:
                 feat.cell = cell
-            graph.add(feat)
-        self.board[cell] = placement
+                self.cloisters[cell] = feat.first
+            feats.append(feat)
+        graph.add_all(feats)
+        board[cell] = placement
         self.placements.append(placement)
         x, y = cell
         self.hash ^= hashing.item("t", x, y, tile.id, q)
+        of = graph.of
         for s in range(4):
             dx, dy = SIDE_DELTA[s]
-            ncell = (x + dx, y + dy)
-            nb = self.board.get(ncell)
+            nb = board.get((x + dx, y + dy))
             if nb is None:
                 continue
-            o = (s + 2) % 4
+            o = OPPOSITE[s]
             nrot = nb.tile.rotations[nb.rot]
+            nfirst = nb.first_node
             for si in rot.side_segs[s]:
-                graph.of(first + si).open -= 1
+                of(first + si).open -= 1
             for ni in nrot.side_segs[o]:
-                graph.of(nb.first_node + ni).open -= 1
+                of(nfirst + ni).open -= 1
+            nside = nrot.side_j[o]
             for j, si in rot.side_pairs[s]:
-                for ni in nrot.side_j[o][2 - j]:
-                    graph.union(first + si, nb.first_node + ni)
+                for ni in nside[2 - j]:
+                    graph.union(first + si, nfirst + ni)
+        frontier = self.frontier
+        keys = self.frontier_keys
         self._frontier_remove(cell)
         edges = rot.edges
         for s in range(4):
             dx, dy = SIDE_DELTA[s]
             ncell = (x + dx, y + dy)
-            if ncell in self.board:
+            if ncell in board:
                 continue
-            key = self.frontier.get(ncell)
+            key = frontier.get(ncell)
             if key is None:
                 key = self._frontier_key(ncell)
             else:
                 self._frontier_remove(ncell)
-                o = (s + 2) % 4
+                o = OPPOSITE[s]
                 key = key[:o] + edges[s] + key[o + 1:]
-            self.frontier[ncell] = key
-            self.frontier_keys[key] = self.frontier_keys.get(key, 0) + 1
-        if tile.has_cloister():
-            for seg in tile.segments:
-                if seg.type == "cloister":
-                    self.cloisters[cell] = first + seg.index
+            frontier[ncell] = key
+            keys[key] = keys.get(key, 0) + 1
         return placement
 
     def _frontier_remove(self, cell: Cell) -> None:

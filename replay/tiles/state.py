@@ -404,22 +404,32 @@ class TileState(Board, Figures, GameState):
     def _after_placement(self, placement: Placement) -> list[Feature]:
         """Score every feature this placement completed (G10 order), then return figures (G9)."""
         graph = self.graph
+        find = graph.find
+        feature = graph.feature
+        closing = self.CLOSING
         done: dict[int, Feature] = {}
-        for seg in placement.tile.segments:
-            root = graph.find(placement.first_node + seg.index)
-            feat = graph.feature[root]
+        first = placement.first_node
+        for node in range(first, first + len(placement.tile.segments)):
+            root = find(node)
+            feat = feature[root]
             assert feat is not None
-            if root not in done and not feat.scored and self.is_complete(feat):
-                done[root] = feat
+            if feat.scored or root in done:
+                continue
+            if feat.type in closing:  # ``is_complete`` of the closing types, written out
+                if feat.open:
+                    continue
+            elif not self.is_complete(feat):
+                continue
+            done[root] = feat
         if self.cloisters:
             x, y = placement.cell
             for dx in (-1, 0, 1):
                 for dy in (-1, 0, 1):
-                    node = self.cloisters.get((x + dx, y + dy))
-                    if node is None:
+                    cloister = self.cloisters.get((x + dx, y + dy))
+                    if cloister is None:
                         continue
-                    root = graph.find(node)
-                    feat = graph.feature[root]
+                    root = find(cloister)
+                    feat = feature[root]
                     assert feat is not None
                     if root not in done and not feat.scored and self.is_complete(feat):
                         done[root] = feat

@@ -62,6 +62,8 @@ def shepherd_fields(game: Game, tile: TileType, q: int,
     """
     p = game.turn
     out: dict[str, list[int]] = {}
+    if game.supply[p]["shepherd"] >= SHEPHERD.count:  # the player's shepherd is not out
+        return out
     seen: set[int] = set()
     for seg in tile.segments:
         if seg.type != "field":
@@ -372,6 +374,8 @@ def after_figure(game: Game, placement: Placement, move: Move) -> None:
         else:
             herd(game, feat, "HS3")
     # HS5: a field with shepherds that can no longer grow is herded at once
+    if all(supply["shepherd"] >= SHEPHERD.count for supply in game.supply):
+        return  # no shepherd is out
     done: set[int] = set()
     for seg in placement.tile.segments:
         if seg.type != "field":

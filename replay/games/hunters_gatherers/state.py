@@ -41,6 +41,9 @@ class Move(TileMove):
     bonus: TileMove | None = None
 
 
+WATER = frozenset({"river", "lake"})  # the segments of the river networks (HG8)
+
+
 class HuntersGatherersState(TileState):
     """One game of Hunters & Gatherers in progress."""
 
@@ -285,27 +288,27 @@ class HuntersGatherersState(TileState):
         placement = super()._place(tile, q, cell, player)
         first, index = placement.first_node, placement.index
         net = self.net
-        for seg in tile.segments:
-            self._add_net_node(seg, first, index, tile.open_sides[seg.index])
         rivers = False
         for seg in tile.segments:
+            if seg.type in WATER:
+                rivers = rivers or seg.type == "river"
+                self._add_net_node(seg, first, index, tile.open_sides[seg.index])
+            else:  # a placeholder that keeps the node ids aligned
+                net.parent.append(first + seg.index)
+                net.feature.append(None)
+        if not rivers:
+            return placement
+        for seg in tile.segments:
             if seg.type == "river":
-                rivers = True
                 for lake in seg.touches:
                     net.union(first + seg.index, first + lake)
-        if rivers:
-            for si, node in self._across(tile, cell, q):
-                if tile.segments[si].type == "river":
-                    net.union(first + si, node)
+        for si, node in self._across(tile, cell, q):
+            if tile.segments[si].type == "river":
+                net.union(first + si, node)
         return placement
 
     def _add_net_node(self, seg: Segment, first: int, index: int, open_sides: int) -> None:
-        """Only rivers and lakes get a record; other nodes are placeholders that keep ids
-        aligned."""
-        if seg.type not in ("river", "lake"):
-            self.net.parent.append(first + seg.index)
-            self.net.feature.append(None)
-            return
+        """The record of a river or a lake in the river networks."""
         feat = Feature(seg.type, first + seg.index, index, open_sides)
         if seg.type == "lake":
             feat.counts["fish"] = seg.attr("fish")
