@@ -169,7 +169,11 @@ class Board:
         self.placements.append(placement)
         x, y = cell
         self.hash ^= hashing.item("t", x, y, tile.id, q)
+        # every side shared with a neighbour closes one open end on each side of it; the open
+        # ends are counted before the features are joined (a join adds them up), so that the
+        # tile's own features are still its own
         of = graph.of
+        joins = []
         for s in range(4):
             dx, dy = SIDE_DELTA[s]
             nb = board.get((x + dx, y + dy))
@@ -179,13 +183,15 @@ class Board:
             nrot = nb.tile.rotations[nb.rot]
             nfirst = nb.first_node
             for si in rot.side_segs[s]:
-                of(first + si).open -= 1
+                feats[si].open -= 1
             for ni in nrot.side_segs[o]:
                 of(nfirst + ni).open -= 1
-            nside = nrot.side_j[o]
-            for j, si in rot.side_pairs[s]:
+            joins.append((rot.side_pairs[s], nrot.side_j[o], nfirst))
+        union = graph.union
+        for pairs, nside, nfirst in joins:
+            for j, si in pairs:
                 for ni in nside[2 - j]:
-                    graph.union(first + si, nfirst + ni)
+                    union(first + si, nfirst + ni)
         frontier = self.frontier
         keys = self.frontier_keys
         self._frontier_remove(cell)

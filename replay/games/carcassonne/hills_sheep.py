@@ -374,7 +374,10 @@ def after_figure(game: Game, placement: Placement, move: Move) -> None:
         else:
             herd(game, feat, "HS3")
     # HS5: a field with shepherds that can no longer grow is herded at once
-    if all(supply["shepherd"] >= SHEPHERD.count for supply in game.supply):
+    for supply in game.supply:
+        if supply["shepherd"] < SHEPHERD.count:
+            break
+    else:
         return  # no shepherd is out
     done: set[int] = set()
     for seg in placement.tile.segments:
