@@ -132,10 +132,13 @@ class HillsSheep(ExpansionRules):
                       "tied players with a follower on a hill win (presence), or those with "
                       "the most followers on hills (count)", expansion="hills-sheep"),)
     move_fields = frozenset({"flock", "tokens", "hidden"})
-    needs_groups = True
 
     def setup(self, state: Game) -> None:
         state.parts["hills-sheep"] = SheepBag(state.config.seed)
+
+    def needs_groups(self, state: Game, move: Move) -> bool:
+        """HS3: the fields this tile extends matter while the player's shepherd is out."""
+        return state.supply[state.turn]["shepherd"] < SHEPHERD.count
 
     def check(self, state: Game, tile: TileType, q: int, move: Move,
               groups: list[list[int]]) -> None:
