@@ -59,6 +59,21 @@ class Board:
     def can_place(self, tile: TileType) -> bool:
         return any(map(tile.fit_cache.__getitem__, self.frontier_keys))
 
+    def placements_of(self, tile: TileType) -> list[tuple[int, int, int]]:
+        """Every (x, y, rotation in degrees) where ``tile`` fits, sorted."""
+        # each distinct frontier key is tried once (many open cells demand the same edges)
+        fit = tile.fit_cache
+        turns = {key: found for key in self.frontier_keys if (found := fit[key])}
+        if not turns:
+            return []
+        out = [
+            (x, y, 90 * q)
+            for (x, y), key in self.frontier.items() if key in turns
+            for q in turns[key]
+        ]
+        out.sort()
+        return out
+
     def neighbours(self, cell: Cell) -> int:
         x, y = cell
         board = self.board
@@ -201,11 +216,15 @@ class Board:
             ncell = (x + dx, y + dy)
             if ncell in board:
                 continue
-            key = frontier.get(ncell)
+            key = frontier.pop(ncell, None)  # (then put back last, as a new cell is)
             if key is None:
                 key = self._frontier_key(ncell)
-            else:
-                self._frontier_remove(ncell)
+            else:  # the cell now demands this tile's edge too
+                left = keys[key] - 1
+                if left:
+                    keys[key] = left
+                else:
+                    del keys[key]
                 o = OPPOSITE[s]
                 key = key[:o] + edges[s] + key[o + 1:]
             frontier[ncell] = key
@@ -223,12 +242,12 @@ class Board:
 
     def _frontier_key(self, cell: Cell) -> str:
         x, y = cell
-        key = []
-        for s in range(4):
-            dx, dy = SIDE_DELTA[s]
-            nb = self.board.get((x + dx, y + dy))
-            key.append("." if nb is None else nb.tile.rotations[nb.rot].edges[(s + 2) % 4])
-        return "".join(key)
+        get = self.board.get
+        key = ""
+        for s, (dx, dy) in enumerate(SIDE_DELTA):
+            nb = get((x + dx, y + dy))
+            key += "." if nb is None else nb.tile.rotations[nb.rot].edges[OPPOSITE[s]]
+        return key
 
 
 def group_links(n: int, links: list[tuple[int, int]],

@@ -152,7 +152,6 @@ class TileState(Board, Figures, GameState):
         from .drawing import tile
         return tile(self.current, size=size, prefix="next-")
 
-
     def check(self, move: Any) -> None:
         try:
             self._check(self._as_move(move))
@@ -231,18 +230,7 @@ class TileState(Board, Figures, GameState):
                 raise ValueError("a game without a seed has no drawn tile: name the tile "
                                  "(legal_placements(state.tiles_by_id[...]))")
             return []
-        # each distinct frontier key is tried once (many open cells demand the same edges)
-        fit = tile.fit_cache
-        turns = {key: found for key in self.frontier_keys if (found := fit[key])}
-        if not turns:
-            return []
-        out = [
-            (x, y, 90 * q)
-            for (x, y), key in self.frontier.items() if key in turns
-            for q in turns[key]
-        ]
-        out.sort()
-        return out
+        return self.placements_of(tile)
 
     def is_complete(self, feat: Feature) -> bool:
         if feat.type == "cloister":
@@ -473,8 +461,6 @@ class TileState(Board, Figures, GameState):
         self.finished = True
         self.hash ^= hashing.item("finished")
         self.events.append(GameEnd(tuple(self.scores), tuple(self.winners())))
-
-
 
 
 def build_pile(tileset: TileSet, seed: str) -> list[TileType]:

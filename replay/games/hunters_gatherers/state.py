@@ -183,6 +183,8 @@ class HuntersGatherersState(TileState):
     def _turn_goes_on(self, completed: list[Feature]) -> bool:
         if self._bonus_step:
             return True  # the turn ends with the step (``_step_done``)
+        if not completed:
+            return False
         gold = [f for f in completed if f.type == "forest" and f.counts.get("gold")]
         if gold:
             self._offer_bonus(gold[0])
@@ -302,9 +304,20 @@ class HuntersGatherersState(TileState):
             if seg.type == "river":
                 for lake in seg.touches:
                     net.union(first + seg.index, first + lake)
-        for si, node in self._across(tile, cell, q):
-            if tile.segments[si].type == "river":
-                net.union(first + si, node)
+        # the loop of ``_across``, written out, for the rivers alone
+        segments = tile.segments
+        rot = tile.rotations[q]
+        x, y = cell
+        for s, (dx, dy) in enumerate(SIDE_DELTA):
+            nb = self.board.get((x + dx, y + dy))
+            if nb is None:
+                continue
+            nside = nb.tile.rotations[nb.rot].side_j[(s + 2) % 4]
+            nfirst = nb.first_node
+            for j, si in rot.side_pairs[s]:
+                if segments[si].type == "river":
+                    for ni in nside[2 - j]:
+                        net.union(first + si, nfirst + ni)
         return placement
 
     def _add_net_node(self, seg: Segment, first: int, index: int, open_sides: int) -> None:
