@@ -17,6 +17,9 @@ from replay.core.json_input import decode
 from replay.core.verify import verify_data
 from replay.generate import dumps, generate_log
 
+# instructions.py and compare.py use these of every version of this module
+__all__ = ["CONFIGS", "decode", "dumps", "generate_log", "run", "verify_data"]
+
 CONFIGS: list[tuple[str, str, int, tuple[str, ...], float, float]] = [
     # label, game, players, expansions, generation target, verification target
     ("base 2p", "base", 2, (), 100, 300),

@@ -16,6 +16,7 @@ from .features import Feature, FeatureGraph
 from .tileset import SIDE_DELTA, SIDES, TileSet, TileType
 
 Cell = tuple[int, int]
+OPPOSITE = (2, 3, 0, 1)  # the side across from each side
 
 
 @dataclass(slots=True)
@@ -53,10 +54,25 @@ class Board:
         self.frontier = {}
         self.frontier_keys = {}
         self.cloisters = {}
+        self._last_prospective: tuple[TileType, Cell, int, int, list[list[int]]] | None = None
 
     def can_place(self, tile: TileType) -> bool:
-        fits = tile.fits
-        return any(fits(key) for key in self.frontier_keys)
+        return any(map(tile.fit_cache.__getitem__, self.frontier_keys))
+
+    def placements_of(self, tile: TileType) -> list[tuple[int, int, int]]:
+        """Every (x, y, rotation in degrees) where ``tile`` fits, sorted."""
+        # each distinct frontier key is tried once (many open cells demand the same edges)
+        fit = tile.fit_cache
+        turns = {key: found for key in self.frontier_keys if (found := fit[key])}
+        if not turns:
+            return []
+        out = [
+            (x, y, 90 * q)
+            for (x, y), key in self.frontier.items() if key in turns
+            for q in turns[key]
+        ]
+        out.sort()
+        return out
 
     def neighbours(self, cell: Cell) -> int:
         x, y = cell
@@ -102,6 +118,13 @@ class Board:
         Segments of the new tile can join each other through a neighbour's feature, so the
         closure is taken over the small graph of (new segment, neighbour root) links.
         """
+        # the graph's roots change only when a tile is placed (which adds nodes): the last
+        # answer holds while the graph has as many nodes (a move asks up to four times)
+        size = len(self.graph.parent)
+        last = self._last_prospective
+        if (last is not None and last[0] is tile and last[1] == cell and last[2] == q
+                and last[3] == size):
+            return last[4]
         # the loop of ``_across``, written out: this runs on every move with a figure
         rot = tile.rotations[q]
         x, y = cell
@@ -117,7 +140,9 @@ class Board:
             for j, seg in rot.side_pairs[s]:
                 for nseg in nside[2 - j]:
                     links.append((seg, find(first + nseg)))
-        return group_links(len(tile.segments), links)
+        groups = group_links(len(tile.segments), links)
+        self._last_prospective = (tile, cell, q, size, groups)
+        return groups
 
     def _across(self, tile: TileType, cell: Cell, q: int) -> Iterator[tuple[int, int]]:
         """(segment of the tile, node of a neighbour's segment) for every pair of segments
@@ -137,64 +162,73 @@ class Board:
     def _place(self, tile: TileType, q: int, cell: Cell, player: int | None) -> Placement:
         rot = tile.rotations[q]
         graph = self.graph
+        board = self.board
         index = len(self.placements)
         first = len(graph.parent)
         placement = Placement(index, tile, q, cell, first, player)
-        open_sides = tile.open_sides
-        for seg in tile.segments:
-            feat = Feature(seg.type, first + seg.index, index, open_sides[seg.index])
-            feat.pennants = seg.attr("pennants")
-            if seg.attrs:
-                for k, v in seg.attrs.items():
-                    feat.counts[k] = v
-                if seg.attr("inn"):
-                    feat.flags.add("inn")
-                if seg.attr("cathedral"):
-                    feat.flags.add("cathedral")
-            if seg.touches:
-                feat.touches = [first + t for t in seg.touches]
-            if seg.type == "cloister":
+        feats: list[Feature] = []
+        for seg_type, open_sides, pennants, counts, flags, touches, cloister in tile.seeds:
+            feat = Feature(seg_type, first + len(feats), index, open_sides)
+            if counts:
+                feat.pennants = pennants
+                feat.counts.update(counts)
+                feat.flags.update(flags)
+            if touches:
+                feat.touches = [first + t for t in touches]
+            if cloister:
                 feat.cell = cell
-            graph.add(feat)
-        self.board[cell] = placement
+                self.cloisters[cell] = feat.first
+            feats.append(feat)
+        graph.add_all(feats)
+        board[cell] = placement
         self.placements.append(placement)
         x, y = cell
         self.hash ^= hashing.item("t", x, y, tile.id, q)
+        # every side shared with a neighbour closes one open end on each side of it; the open
+        # ends are counted before the features are joined (a join adds them up), so that the
+        # tile's own features are still its own
+        of = graph.of
+        joins = []
         for s in range(4):
             dx, dy = SIDE_DELTA[s]
-            ncell = (x + dx, y + dy)
-            nb = self.board.get(ncell)
+            nb = board.get((x + dx, y + dy))
             if nb is None:
                 continue
-            o = (s + 2) % 4
+            o = OPPOSITE[s]
             nrot = nb.tile.rotations[nb.rot]
+            nfirst = nb.first_node
             for si in rot.side_segs[s]:
-                graph.of(first + si).open -= 1
+                feats[si].open -= 1
             for ni in nrot.side_segs[o]:
-                graph.of(nb.first_node + ni).open -= 1
-            for j, si in rot.side_pairs[s]:
-                for ni in nrot.side_j[o][2 - j]:
-                    graph.union(first + si, nb.first_node + ni)
+                of(nfirst + ni).open -= 1
+            joins.append((rot.side_pairs[s], nrot.side_j[o], nfirst))
+        union = graph.union
+        for pairs, nside, nfirst in joins:
+            for j, si in pairs:
+                for ni in nside[2 - j]:
+                    union(first + si, nfirst + ni)
+        frontier = self.frontier
+        keys = self.frontier_keys
         self._frontier_remove(cell)
         edges = rot.edges
         for s in range(4):
             dx, dy = SIDE_DELTA[s]
             ncell = (x + dx, y + dy)
-            if ncell in self.board:
+            if ncell in board:
                 continue
-            key = self.frontier.get(ncell)
+            key = frontier.pop(ncell, None)  # (then put back last, as a new cell is)
             if key is None:
                 key = self._frontier_key(ncell)
-            else:
-                self._frontier_remove(ncell)
-                o = (s + 2) % 4
+            else:  # the cell now demands this tile's edge too
+                left = keys[key] - 1
+                if left:
+                    keys[key] = left
+                else:
+                    del keys[key]
+                o = OPPOSITE[s]
                 key = key[:o] + edges[s] + key[o + 1:]
-            self.frontier[ncell] = key
-            self.frontier_keys[key] = self.frontier_keys.get(key, 0) + 1
-        if tile.has_cloister():
-            for seg in tile.segments:
-                if seg.type == "cloister":
-                    self.cloisters[cell] = first + seg.index
+            frontier[ncell] = key
+            keys[key] = keys.get(key, 0) + 1
         return placement
 
     def _frontier_remove(self, cell: Cell) -> None:
@@ -208,12 +242,12 @@ class Board:
 
     def _frontier_key(self, cell: Cell) -> str:
         x, y = cell
-        key = []
-        for s in range(4):
-            dx, dy = SIDE_DELTA[s]
-            nb = self.board.get((x + dx, y + dy))
-            key.append("." if nb is None else nb.tile.rotations[nb.rot].edges[(s + 2) % 4])
-        return "".join(key)
+        get = self.board.get
+        key = ""
+        for s, (dx, dy) in enumerate(SIDE_DELTA):
+            nb = get((x + dx, y + dy))
+            key += "." if nb is None else nb.tile.rotations[nb.rot].edges[OPPOSITE[s]]
+        return key
 
 
 def group_links(n: int, links: list[tuple[int, int]],
@@ -222,6 +256,16 @@ def group_links(n: int, links: list[tuple[int, int]],
     pairs of its own segments that are joined on the tile itself."""
     groups: list[list[int]] = [[] for _ in range(n)]
     if not links:
+        return groups
+    by_root: dict[int, int] = {}
+    merged = False
+    for seg, root in links:
+        other = by_root.setdefault(root, seg)
+        if other != seg:
+            merged = True
+    if not merged and not joined:  # the usual case: no two segments of the tile meet
+        for root, seg in by_root.items():
+            groups[seg].append(root)
         return groups
     comp = list(range(n))
 
@@ -234,7 +278,7 @@ def group_links(n: int, links: list[tuple[int, int]],
         a, b = f(a0), f(b0)
         if a != b:
             comp[a] = b
-    by_root: dict[int, int] = {}
+    by_root = {}
     for seg, root in links:
         if root in by_root:
             a, b = f(seg), f(by_root[root])

@@ -79,6 +79,11 @@ class FeatureGraph:
         self.feature.append(feature)
         return node
 
+    def add_all(self, features: list[Feature]) -> None:
+        """Add the features of a new tile's segments, whose nodes follow the last one's."""
+        self.parent.extend(range(len(self.parent), len(self.parent) + len(features)))
+        self.feature.extend(features)
+
     def find(self, node: int) -> int:
         parent = self.parent
         while parent[node] != node:

@@ -152,7 +152,6 @@ class TileState(Board, Figures, GameState):
         from .drawing import tile
         return tile(self.current, size=size, prefix="next-")
 
-
     def check(self, move: Any) -> None:
         try:
             self._check(self._as_move(move))
@@ -231,13 +230,7 @@ class TileState(Board, Figures, GameState):
                 raise ValueError("a game without a seed has no drawn tile: name the tile "
                                  "(legal_placements(state.tiles_by_id[...]))")
             return []
-        out = [
-            (x, y, 90 * q)
-            for (x, y), key in self.frontier.items()
-            for q in tile.fits(key)
-        ]
-        out.sort()
-        return out
+        return self.placements_of(tile)
 
     def is_complete(self, feat: Feature) -> bool:
         if feat.type == "cloister":
@@ -399,22 +392,32 @@ class TileState(Board, Figures, GameState):
     def _after_placement(self, placement: Placement) -> list[Feature]:
         """Score every feature this placement completed (G10 order), then return figures (G9)."""
         graph = self.graph
+        find = graph.find
+        feature = graph.feature
+        closing = self.CLOSING
         done: dict[int, Feature] = {}
-        for seg in placement.tile.segments:
-            root = graph.find(placement.first_node + seg.index)
-            feat = graph.feature[root]
+        first = placement.first_node
+        for node in range(first, first + len(placement.tile.segments)):
+            root = find(node)
+            feat = feature[root]
             assert feat is not None
-            if root not in done and not feat.scored and self.is_complete(feat):
-                done[root] = feat
+            if feat.scored or root in done:
+                continue
+            if feat.type in closing:  # ``is_complete`` of the closing types, written out
+                if feat.open:
+                    continue
+            elif not self.is_complete(feat):
+                continue
+            done[root] = feat
         if self.cloisters:
             x, y = placement.cell
             for dx in (-1, 0, 1):
                 for dy in (-1, 0, 1):
-                    node = self.cloisters.get((x + dx, y + dy))
-                    if node is None:
+                    cloister = self.cloisters.get((x + dx, y + dy))
+                    if cloister is None:
                         continue
-                    root = graph.find(node)
-                    feat = graph.feature[root]
+                    root = find(cloister)
+                    feat = feature[root]
                     assert feat is not None
                     if root not in done and not feat.scored and self.is_complete(feat):
                         done[root] = feat
@@ -458,8 +461,6 @@ class TileState(Board, Figures, GameState):
         self.finished = True
         self.hash ^= hashing.item("finished")
         self.events.append(GameEnd(tuple(self.scores), tuple(self.winners())))
-
-
 
 
 def build_pile(tileset: TileSet, seed: str) -> list[TileType]:

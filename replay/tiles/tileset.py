@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.errors import TileSetError
 from ..core.schemas import validator
@@ -25,6 +25,38 @@ SIDE_DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))
 ROTATIONS = (0, 90, 180, 270)
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "tilesets"
+
+
+
+class FitCache(dict[str, tuple[int, ...]]):
+    """Frontier key -> the quarter turns in which tiles of these edges fit it.
+
+    A turn fits the keys that are its edges with any of the four letters replaced by "." (no
+    neighbour there): those 4 x 16 keys are filled in at once, every other key fits no turn."""
+
+    def __init__(self, edges: str) -> None:
+        super().__init__()
+        for q in range(4):
+            turned = "".join(edges[(s - q) % 4] for s in range(4))
+            for mask in range(16):
+                key = "".join("." if mask >> s & 1 else turned[s] for s in range(4))
+                self[key] = (*self.get(key, ()), q)  # in increasing turns
+
+    def __missing__(self, key: str) -> tuple[int, ...]:
+        self[key] = ()
+        return ()
+
+
+# Which rotations fit a frontier key depends on a tile's edges alone: tile types with the same
+# edges (in any tile set loaded) share one ``FitCache``.
+_FIT_CACHES: dict[str, FitCache] = {}
+
+
+def _fit_cache(edges: str) -> FitCache:
+    found = _FIT_CACHES.get(edges)
+    if found is None:
+        found = _FIT_CACHES[edges] = FitCache(edges)
+    return found
 
 # Which figure family may stand on which segment type and how the figure is called there.
 ROLE = {
@@ -65,6 +97,19 @@ class Rotated:
     locations: dict[str, int]  # location name (board frame) -> segment index
 
 
+class SegmentSeed(NamedTuple):
+    """What a new feature of a segment starts with when its tile is placed (precomputed: every
+    placement makes one feature per segment)."""
+
+    type: str
+    open_sides: int  # the sides it touches: its open ends
+    pennants: int
+    counts: dict[str, int]  # its symbols (empty for most segments)
+    flags: tuple[str, ...]  # "inn", "cathedral"
+    touches: tuple[int, ...]  # segments of the tile it borders (fields: cities)
+    cloister: bool  # completes by its neighbours (G7)
+
+
 @dataclass(frozen=True, slots=True)
 class TileType:
     """A kind of tile: how many the set holds, its edges and segments, its flags and its
@@ -82,20 +127,13 @@ class TileType:
     rotations: tuple[Rotated, ...]
     order: int  # index in the combined tile set, for deterministic sorting
     open_sides: tuple[int, ...]  # per segment: how many sides it touches (its open ends)
-    fit_cache: dict[str, tuple[int, ...]] = field(
-        default_factory=dict, hash=False, compare=False, repr=False)
+    fit_cache: FitCache = field(hash=False, compare=False, repr=False)
+    seeds: tuple[SegmentSeed, ...] = field(hash=False, compare=False, repr=False)  # per segment
 
     def fits(self, key: str) -> tuple[int, ...]:
         """Quarter turns in which this tile fits a cell whose neighbours demand ``key``
         (one letter per side, "." where the cell has no neighbour)."""
-        rots = self.fit_cache.get(key)
-        if rots is None:
-            rots = tuple(
-                q for q, r in enumerate(self.rotations)
-                if all(k == "." or k == e for k, e in zip(key, r.edges, strict=True))
-            )
-            self.fit_cache[key] = rots
-        return rots
+        return self.fit_cache[key]
 
     def has_cloister(self) -> bool:
         return any(s.type == "cloister" for s in self.segments)
@@ -195,14 +233,19 @@ def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
     if len(set(names)) != len(names):
         raise TileSetError(f"{where}: two segments share a location name")
     rotations = tuple(_rotate(t_pos, segments, raw["edges"], q) for q in range(4))
+    open_sides = tuple(sum(1 for side in range(4) if seg.index in rotations[0].side_segs[side])
+                       for seg in segments)
     return TileType(
         id=raw["id"], count=raw["count"], edges=raw["edges"], segments=tuple(segments),
         start=bool(raw.get("start")), bonus=bool(raw.get("bonus")), hill=bool(raw.get("hill")),
         vineyard=bool(raw.get("vineyard")), volcano=bool(raw.get("volcano")),
-        rotations=rotations, order=order,
-        open_sides=tuple(
-            sum(1 for side in range(4) if seg.index in rotations[0].side_segs[side])
-            for seg in segments),
+        rotations=rotations, order=order, open_sides=open_sides,
+        fit_cache=_fit_cache(raw["edges"]),
+        seeds=tuple(SegmentSeed(seg.type, open_sides[seg.index], seg.attr("pennants"),
+                                dict(seg.attrs),
+                                tuple(f for f in ("inn", "cathedral") if seg.attr(f)),
+                                seg.touches, seg.type == "cloister")
+                    for seg in segments),
     )
 
 
@@ -272,4 +315,5 @@ def _reorder(t: TileType, order: int) -> TileType:
         id=t.id, count=t.count, edges=t.edges, segments=t.segments, start=t.start,
         bonus=t.bonus, hill=t.hill, vineyard=t.vineyard, volcano=t.volcano,
         rotations=t.rotations, order=order, open_sides=t.open_sides, fit_cache=t.fit_cache,
+        seeds=t.seeds,
     )

@@ -14,7 +14,12 @@ from typing import Any, ClassVar
 from ...core.errors import LogFormatError
 from ...core.family import Expansion, GameConfig, GameState, Option, register
 from ...tiles.family import TileFamily, random_placement
-from ...tiles.moves import encode_tile_move, tile_fields
+from ...tiles.moves import (
+    encode_tile_move,
+    placement_surely_valid,
+    scores_surely_valid,
+    tile_fields,
+)
 from .hills_sheep import FlockChoice, HillsSheep
 from .inns_cathedrals import InnsCathedrals
 from .rules import ExpansionRules
@@ -54,9 +59,9 @@ class Carcassonne(TileFamily):
         return CarcassonneState(config, tuple(ordered), tuple(absent))
 
     def decode_move(self, raw: Mapping[str, Any], path: str) -> Move:
-        self.refuse_foreign_fields(raw, path)
-        if BASIC_FIELDS.issuperset(raw):
+        if BASIC_FIELDS.issuperset(raw):  # most moves: no expansion field
             return Move(*tile_fields(raw))
+        self.refuse_foreign_fields(raw, path)
         fields: dict[str, Any] = {}
         for r in FIELD_RULES:
             if not r.move_fields.isdisjoint(raw):
@@ -71,10 +76,11 @@ class Carcassonne(TileFamily):
         return out
 
     def move_surely_valid(self, raw: Any) -> bool:
+        if type(raw) is dict and BASIC_FIELDS.issuperset(raw):  # most moves: the shared check
+            return ("discard" not in raw and scores_surely_valid(raw)
+                    and placement_surely_valid(raw, self.figure_kinds))
         if not super().move_surely_valid(raw):
             return False
-        if BASIC_FIELDS.issuperset(raw):
-            return True
         return all(r.surely_valid(raw) for r in FIELD_RULES
                    if not r.move_fields.isdisjoint(raw))
 

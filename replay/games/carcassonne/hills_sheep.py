@@ -43,7 +43,6 @@ class FlockChoice:
     action: str
 
 
-
 WOLF = 0
 BAG = (0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4)
 ACTIONS = ("expand", "herd")
@@ -62,6 +61,8 @@ def shepherd_fields(game: Game, tile: TileType, q: int,
     """
     p = game.turn
     out: dict[str, list[int]] = {}
+    if game.supply[p]["shepherd"] >= SHEPHERD.count:  # the player's shepherd is not out
+        return out
     seen: set[int] = set()
     for seg in tile.segments:
         if seg.type != "field":
@@ -130,10 +131,12 @@ class HillsSheep(ExpansionRules):
                       "tied players with a follower on a hill win (presence), or those with "
                       "the most followers on hills (count)", expansion="hills-sheep"),)
     move_fields = frozenset({"flock", "tokens", "hidden"})
-    needs_groups = True
 
     def setup(self, state: Game) -> None:
         state.parts["hills-sheep"] = SheepBag(state.config.seed)
+
+    def needs_groups(self, state: Game, move: Move) -> bool:  # HS3: the shepherd is out
+        return state.supply[state.turn]["shepherd"] < SHEPHERD.count
 
     def check(self, state: Game, tile: TileType, q: int, move: Move,
               groups: list[list[int]]) -> None:
@@ -186,20 +189,20 @@ class HillsSheep(ExpansionRules):
         for actions in itertools.product(ACTIONS, repeat=len(locations)):
             flock = tuple(FlockChoice(loc, a) for loc, a in zip(locations, actions,
                                                                 strict=True))
-            choice = _replace(move, flock=flock)
+            choice = dataclasses.replace(move, flock=flock)
             draws = actions.count("expand") + (
                 1 if move.figure is not None and move.figure.kind == "shepherd" else 0)
             if not draws or state.config.seed is not None:
                 yield choice
                 continue
             for tokens in _possible_draws(bag_of(state).bag, draws):
-                yield _replace(choice, tokens=tokens)
+                yield dataclasses.replace(choice, tokens=tokens)
 
     def random_choices(self, state: Game, tile: TileType, move: Move, pick: Any) -> Move:
         flock: list[FlockChoice] = []
         for loc in state.flock_required(tile, move.x, move.y, move.rotation):
             flock.append(FlockChoice(loc, ACTIONS[pick.below(2)]))
-        return _replace(move, flock=tuple(flock)) if flock else move
+        return dataclasses.replace(move, flock=tuple(flock)) if flock else move
 
     def decode(self, raw: Mapping[str, Any], path: str) -> dict[str, Any]:
         return {
@@ -235,10 +238,6 @@ class HillsSheep(ExpansionRules):
             if not all(plain_int(t, 1, 4) or (type(t) is str and t == "wolf") for t in tokens):
                 return False
         return not ("hidden" in m and not short_text(m["hidden"]))
-
-
-def _replace(move: Move, **fields: Any) -> Move:
-    return dataclasses.replace(move, **fields)
 
 
 def _possible_draws(bag: Sequence[int], n: int) -> Iterator[tuple[int, ...]]:
@@ -372,6 +371,8 @@ def after_figure(game: Game, placement: Placement, move: Move) -> None:
         else:
             herd(game, feat, "HS3")
     # HS5: a field with shepherds that can no longer grow is herded at once
+    if all(supply["shepherd"] >= SHEPHERD.count for supply in game.supply):
+        return  # no shepherd is out
     done: set[int] = set()
     for seg in placement.tile.segments:
         if seg.type != "field":

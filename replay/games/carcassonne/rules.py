@@ -30,10 +30,14 @@ class ExpansionRules:
     figures: ClassVar[Mapping[str, FigureKind]] = {}
     options: ClassVar[tuple[Option, ...]] = ()
     move_fields: ClassVar[frozenset[str]] = frozenset()  # log move keys it reads
-    needs_groups: ClassVar[bool] = False  # ``check`` reads the features the tile joins
 
     def setup(self, state: CarcassonneState) -> None:
         """Its own state, before the start tile is placed."""
+
+    def needs_groups(self, state: CarcassonneState, move: Move) -> bool:
+        """Whether ``check`` reads the features the tile joins (``groups``) for this move
+        without a figure (they are worked out for a move with one anyway)."""
+        return False
 
     def check(self, state: CarcassonneState, tile: TileType, q: int, move: Move,
               groups: list[list[int]]) -> None:

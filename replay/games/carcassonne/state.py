@@ -59,7 +59,7 @@ class CarcassonneState(TileState):
         self._checks = _having(rules, "check")
         self._absent_checks = _having(absent, "check_absent")
         self._figure_hooks = _having(rules, "on_figure")
-        self._groups_always = any(r.needs_groups for r in rules)
+        self._group_rules = _having(rules, "needs_groups")
         kinds = {"follower": FOLLOWER}
         for r in rules:
             kinds.update(r.figures)
@@ -83,7 +83,9 @@ class CarcassonneState(TileState):
         return Move(**fields)
 
     def _needs_groups(self, move: Any) -> bool:
-        return self._groups_always or bool(move.flock or move.tokens)
+        if move.flock or move.tokens:
+            return True
+        return any(r.needs_groups(self, move) for r in self._group_rules)
 
     def _check_extra(self, tile: TileType, cell: tuple[int, int], q: int, move: Any,
                      groups: list[list[int]]) -> None:

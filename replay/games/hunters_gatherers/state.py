@@ -41,6 +41,9 @@ class Move(TileMove):
     bonus: TileMove | None = None
 
 
+WATER = frozenset({"river", "lake"})  # the segments of the river networks (HG8)
+
+
 class HuntersGatherersState(TileState):
     """One game of Hunters & Gatherers in progress."""
 
@@ -180,6 +183,8 @@ class HuntersGatherersState(TileState):
     def _turn_goes_on(self, completed: list[Feature]) -> bool:
         if self._bonus_step:
             return True  # the turn ends with the step (``_step_done``)
+        if not completed:
+            return False
         gold = [f for f in completed if f.type == "forest" and f.counts.get("gold")]
         if gold:
             self._offer_bonus(gold[0])
@@ -285,27 +290,38 @@ class HuntersGatherersState(TileState):
         placement = super()._place(tile, q, cell, player)
         first, index = placement.first_node, placement.index
         net = self.net
-        for seg in tile.segments:
-            self._add_net_node(seg, first, index, tile.open_sides[seg.index])
         rivers = False
         for seg in tile.segments:
+            if seg.type in WATER:
+                rivers = rivers or seg.type == "river"
+                self._add_net_node(seg, first, index, tile.open_sides[seg.index])
+            else:  # a placeholder that keeps the node ids aligned
+                net.parent.append(first + seg.index)
+                net.feature.append(None)
+        if not rivers:
+            return placement
+        for seg in tile.segments:
             if seg.type == "river":
-                rivers = True
                 for lake in seg.touches:
                     net.union(first + seg.index, first + lake)
-        if rivers:
-            for si, node in self._across(tile, cell, q):
-                if tile.segments[si].type == "river":
-                    net.union(first + si, node)
+        # the loop of ``_across``, written out, for the rivers alone
+        segments = tile.segments
+        rot = tile.rotations[q]
+        x, y = cell
+        for s, (dx, dy) in enumerate(SIDE_DELTA):
+            nb = self.board.get((x + dx, y + dy))
+            if nb is None:
+                continue
+            nside = nb.tile.rotations[nb.rot].side_j[(s + 2) % 4]
+            nfirst = nb.first_node
+            for j, si in rot.side_pairs[s]:
+                if segments[si].type == "river":
+                    for ni in nside[2 - j]:
+                        net.union(first + si, nfirst + ni)
         return placement
 
     def _add_net_node(self, seg: Segment, first: int, index: int, open_sides: int) -> None:
-        """Only rivers and lakes get a record; other nodes are placeholders that keep ids
-        aligned."""
-        if seg.type not in ("river", "lake"):
-            self.net.parent.append(first + seg.index)
-            self.net.feature.append(None)
-            return
+        """The record of a river or a lake in the river networks."""
         feat = Feature(seg.type, first + seg.index, index, open_sides)
         if seg.type == "lake":
             feat.counts["fish"] = seg.attr("fish")
