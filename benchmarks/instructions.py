@@ -74,8 +74,8 @@ def main() -> int:
     for label, game, players, expansions, _, _ in bench.CONFIGS:
         if label not in wanted:
             continue
-        texts = [bench.dumps(bench.generate_log(  # type: ignore[attr-defined]
-            game, players, 20_000 + i, expansions)) for i in range(args.games)]
+        texts = [bench.dumps(bench.generate_log(game, players, 20_000 + i, expansions))
+                 for i in range(args.games)]
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
             json.dump(texts, fh)
         try:
