@@ -39,7 +39,7 @@ class DaskBackend:
         if address == "local":
             self.cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=jobs, threads_per_worker=1, processes=True,
-                                        dashboard_address=None, silence_logs=logging.ERROR)
+                dashboard_address=None, silence_logs=logging.ERROR)
             self.client: Any = Client(self.cluster)  # type: ignore[no-untyped-call]
         else:
             self.client = Client(address)  # type: ignore[no-untyped-call]

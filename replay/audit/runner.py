@@ -7,9 +7,10 @@ in batches of ``batch`` (paths when the workers share the file system, else byte
 kept by index and released in order; at most ``window`` items are in flight or waiting, so
 memory stays flat however many games are read.
 
-A worker that dies (killed, out of memory, a crash in C) breaks the batches it was running.
-Their items are tried again one by one, each alone; an item whose worker dies again is
-reported as an internal error, never lost, never counted twice.
+A worker that dies (killed, out of memory, a crash in C) breaks the batches it was running
+(on the local pool: every batch in flight). Their items are tried again one by one, each
+alone; an item whose worker dies twice while it runs alone is reported as an internal error.
+No item is lost, none is counted twice.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from .work import Row, Task, failed_row, verify_batch, warm
 
 Worker = Callable[[list[Task], int], list[Row]]
 
-CRASH_MESSAGE = ("the worker verifying it died twice (killed, out of memory, or a crash): "
-                 "not verified")
+CRASH_MESSAGE = ("the worker verifying it died every time (killed, out of memory, or a "
+                 "crash): not verified")
 
 
 class Crashed(Exception):
@@ -138,6 +139,7 @@ def run(backend: Backend, work: Iterable[Task], done: Mapping[int, Row] | None =
     taken = 0  # tasks read from the source
     exhausted = False
     suspects: deque[Task] = deque()
+    strikes: dict[int, int] = {}  # index -> deaths of a worker running it alone
     flights: dict[Any, _Flight] = {}
     tick = progress or (lambda n: None)
 
@@ -162,12 +164,15 @@ def run(backend: Backend, work: Iterable[Task], done: Mapping[int, Row] | None =
 
     def crashed(flight: _Flight) -> None:
         stats.crashes += 1
-        if len(flight.batch) == 1 and (flight.alone or not backend.isolate):
-            t = flight.batch[0]
-            stats.lost.append(t[1])
-            rows[t[0]] = failed_row(t[0], t[1], "internal", CRASH_MESSAGE)
-            tick(1)
-            return
+        t = flight.batch[0]
+        if len(flight.batch) == 1 and flight.alone:
+            strikes[t[0]] = strikes.get(t[0], 0) + 1
+            # Dask retried it already (allowed-failures); here: the second death alone
+            if strikes[t[0]] >= 2 or not backend.isolate:
+                stats.lost.append(t[1])
+                rows[t[0]] = failed_row(t[0], t[1], "internal", CRASH_MESSAGE)
+                tick(1)
+                return
         stats.retried += len(flight.batch)
         suspects.extend(flight.batch)
 
