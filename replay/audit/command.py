@@ -138,7 +138,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     try:
         summary = audit(args.sources, out, args.format, args.jobs, args.fail_fast,
                         args.resume, args.viewer, args.dask, args.shared_fs, args.verbose,
-                        limits=Limits(max_bytes=args.max_bytes))
+                        limits=Limits(max_bytes=args.max_bytes), batch=args.batch)
     except resume.CheckpointError as exc:
         print(f"audit: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
@@ -198,6 +198,8 @@ def add_parsers(sub: Any) -> None:
     a.add_argument("--shared-fs", action="store_true",
                    help="with --dask ADDRESS: the workers see these paths (send paths, not "
                         "bytes)")
+    a.add_argument("--batch", type=_jobs, default=16, metavar="N",
+                   help="games sent to a worker at a time (default 16; more on a cluster)")
     a.add_argument("--max-bytes", type=int, default=MAX_BYTES, help="largest log read "
                                                                     "(default 5 MB)")
     a.add_argument("-v", "--verbose", action="store_true",
