@@ -295,6 +295,10 @@ def build_parser() -> argparse.ArgumentParser:
                                                      "built-in one of the log's game")
     r.set_defaults(func=cmd_render)
 
+    from .audit.command import add_parsers
+
+    add_parsers(sub)
+
     from web.server import Settings
 
     defaults = Settings()

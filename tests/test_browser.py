@@ -202,3 +202,52 @@ def test_player_name_shows_as_text(server: str, page: Any, game4: dict[str, Any]
     page.goto(f"{server}/games?player=script")
     expect(page.locator("table.library")).to_contain_text(XSS)
     page.screenshot(path=str(OUT / "library.png"))
+
+
+def test_audit_report_opens_in_chromium(server: str, page: Any, tmp_path: Path) -> None:
+    """The audit's HTML report: a self-contained page (no script), its charts, its table of
+    games that are not valid with links to the viewer, and hostile names shown as text."""
+    import io as _io
+    import zipfile
+
+    from replay.audit import audit
+
+    invalid = Path(__file__).resolve().parent.parent / "fixtures" / "invalid"
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for i in range(6):
+        (corpus / f"base-{i}.json").write_text(dumps(generate_log("base", 2 + i % 3, i)))
+        (corpus / f"hg-{i}.json").write_text(dumps(generate_log("hunters-gatherers", 2, i)))
+    for name in ("edge-mismatch.json", "occupied-cell.json", "wrong-final-claim.json",
+                 "malformed-json.json", "supply-empty.json"):
+        (corpus / name).write_bytes((invalid / name).read_bytes())
+    edge = (invalid / "edge-mismatch.json").read_bytes()
+    with zipfile.ZipFile(corpus / "hostile.zip", "w") as z:
+        z.writestr(f"{XSS}.json", edge)
+        z.writestr("inner.zip", b"PK")
+    request = urllib.request.Request(f"{server}/api/games", data=edge,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10):
+        pass
+    out = _io.StringIO()
+    summary = audit([str(corpus)], out, "html", jobs=1, viewer=server, progress=False)
+    assert summary.exit == 2
+    html = out.getvalue()
+    assert "<script" not in html and "&lt;script&gt;" in html
+    report = tmp_path / "audit.html"
+    report.write_text(html, encoding="utf-8")
+
+    page.goto(report.as_uri())
+    expect(page.locator(".card[data-key=games] b")).to_have_text(str(summary.games))
+    expect(page.locator(".card[data-key=illegal] b")).to_have_text(
+        str(summary.verdicts["illegal"]))
+    expect(page.locator("svg[aria-label='illegal games by rule id'] rect")).to_have_count(
+        len(summary.rules))
+    expect(page.locator("svg[aria-label='final scores of base'] rect").first).to_be_visible()
+    expect(page.locator("svg[aria-label='final scores of hunters-gatherers']")).to_be_visible()
+    expect(page.locator("#failures")).to_contain_text(f"hostile.zip!{XSS}.json")
+    expect(page.locator("#failures")).to_contain_text("archive inside an archive")
+    page.screenshot(path=str(OUT / "audit-report.png"), full_page=True)
+    page.locator("#failures a", has_text="edge-mismatch.json").click()
+    page.wait_for_url("**/moves/9")
+    expect(page.locator("#board svg.carcassonne-board")).to_be_visible()

@@ -1,0 +1,220 @@
+"""``python -m replay audit`` and ``ingest``: the walk, the workers, the progress bar, the
+checkpoint and the report, put together."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack
+from typing import IO, Any
+
+from ..core.json_input import MAX_BYTES
+from ..core.verify import EXIT_INTERNAL, EXIT_UNREADABLE
+from . import resume
+from .html_report import HtmlWriter
+from .report import CsvWriter, JsonWriter, Summary, TextWriter, Writer
+from .runner import Backend, LocalPool, Stats, Worker, run, tasks
+from .sources import DEFAULT_LIMITS, Limits, count, walk
+from .work import Row, Task, verify_batch
+
+FORMATS = ("text", "json", "csv", "html")
+
+
+def backend(jobs: int, dask: str | None = None, worker: Worker = verify_batch,
+            max_bytes: int = MAX_BYTES) -> Backend:
+    """The local pool, or a Dask cluster (``local`` or a scheduler's address)."""
+    if dask is None:
+        return LocalPool(jobs, worker, max_bytes)
+    from .dask_runner import DaskBackend
+
+    return DaskBackend(dask, jobs, worker, max_bytes)
+
+
+def shipped(work: Iterable[Task], max_bytes: int) -> Iterator[Task]:
+    """Tasks with each file's bytes instead of its path (for workers that do not share this
+    file system); a file too large or unreadable says so here."""
+    for index, name, path, data, error in work:
+        if path is not None and data is None and error is None:
+            try:
+                size = os.stat(path).st_size
+                if size > max_bytes:
+                    error = f"the log is {size} bytes; the limit is {max_bytes} bytes"
+                else:
+                    with open(path, "rb") as fh:
+                        data = fh.read(max_bytes + 1)
+            except OSError as exc:
+                error = f"cannot read file {name!r}: {exc.strerror or exc}"
+            path = None
+        yield (index, name, path, data, error)
+
+
+class Progress:
+    """A tqdm bar on stderr with rate and ETA when it is a terminal; nothing otherwise."""
+
+    def __init__(self, total: int | None, enabled: bool, unit: str = "game") -> None:
+        self.bar: Any = None
+        if enabled:
+            from tqdm import tqdm
+
+            tqdm.monitor_interval = 0  # no thread of its own
+            self.bar = tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True,
+                            smoothing=0.1)
+
+    def __call__(self, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def writer(fmt: str, out: IO[str], viewer: str | None = None, verbose: bool = False,
+           title: str = "Audit") -> Writer:
+    if fmt == "json":
+        return JsonWriter(out)
+    if fmt == "csv":
+        return CsvWriter(out)
+    if fmt == "html":
+        return HtmlWriter(out, title, viewer)
+    return TextWriter(out, verbose)
+
+
+def rows(sources: Sequence[str], jobs: int | None = None, dask: str | None = None,
+         shared_fs: bool | None = None, limits: Limits = DEFAULT_LIMITS,
+         done: dict[int, Row] | None = None, progress: Callable[[int], None] | None = None,
+         worker: Worker = verify_batch, batch: int = 16,
+         stats: Stats | None = None) -> Iterator[Row]:
+    """The rows of an audit, in the order of the walk."""
+    jobs = jobs or os.cpu_count() or 1
+    work: Iterable[Task] = tasks(walk(sources, limits))
+    if dask is not None and dask != "local" and not shared_fs:
+        work = shipped(work, limits.max_bytes)
+    return run(backend(jobs, dask, worker, limits.max_bytes), work, done, batch=batch,
+               progress=progress, stats=stats)
+
+
+def audit(sources: Sequence[str], out: IO[str], fmt: str = "text", jobs: int | None = None,
+          fail_fast: bool = False, checkpoint: str | None = None, viewer: str | None = None,
+          dask: str | None = None, shared_fs: bool | None = None, verbose: bool = False,
+          progress: bool | None = None, limits: Limits = DEFAULT_LIMITS,
+          worker: Worker = verify_batch, batch: int = 16,
+          stats: Stats | None = None) -> Summary:
+    """Audit ``sources``, writing the report in ``fmt`` to ``out``; the summary (its ``exit``
+    is the worst verdict). Raises ``resume.CheckpointError`` for a checkpoint of another
+    audit; KeyboardInterrupt leaves the checkpoint whole."""
+    show = sys.stderr.isatty() if progress is None else progress
+    done = resume.load(checkpoint, sources) if checkpoint else {}
+    summary = Summary()
+    report = writer(fmt, out, viewer, verbose)
+    start = time.perf_counter()
+    with ExitStack() as stack:
+        ckpt = resume.Checkpoint(checkpoint, sources) if checkpoint else None
+        if ckpt is not None:
+            stack.callback(ckpt.close)
+        bar = Progress(count(sources, limits) if show else None, show)
+        stack.callback(bar.close)
+        stream = rows(sources, jobs, dask, shared_fs, limits, done, bar, worker, batch, stats)
+        stack.callback(getattr(stream, "close", lambda: None))
+        for row in stream:
+            if ckpt is not None and row["index"] not in done:
+                ckpt.add(row)
+            summary.add(row)
+            report.row(row)
+            if fail_fast and row["exit"] != 0:
+                break
+    summary.seconds = time.perf_counter() - start
+    report.close(summary)
+    return summary
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    """``audit``: verify a corpus; the exit code is the worst verdict."""
+    out: IO[str] = (open(args.out, "w", encoding="utf-8", newline="")  # noqa: SIM115
+                    if args.out else sys.stdout)
+    try:
+        summary = audit(args.sources, out, args.format, args.jobs, args.fail_fast,
+                        args.resume, args.viewer, args.dask, args.shared_fs, args.verbose,
+                        limits=Limits(max_bytes=args.max_bytes), batch=args.batch)
+    except resume.CheckpointError as exc:
+        print(f"audit: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    finally:
+        if args.out:
+            out.close()
+    if args.format != "text" or args.out:
+        print("\n".join(summary.lines()), file=sys.stderr)
+    return min(summary.exit, EXIT_INTERNAL)
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    """``ingest``: store a corpus in the web library."""
+    from .ingest import ingest
+
+    show = sys.stderr.isatty()
+    bar = Progress(count(args.sources) if show else None, show)
+    try:
+        result = ingest(args.sources, args.db, args.jobs, progress=bar,
+                        limits=Limits(max_bytes=args.max_bytes), batch_rows=args.batch)
+    finally:
+        bar.close()
+    print("\n".join(result.lines()), file=sys.stderr)
+    return result.exit
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 1024:
+        raise argparse.ArgumentTypeError(f"{value} is not from 1 to 1024")
+    return value
+
+
+def add_parsers(sub: Any) -> None:
+    """The ``audit`` and ``ingest`` commands of the command line."""
+    a = sub.add_parser("audit", help="verify a corpus (files, directories, zip and tar "
+                                     "archives, JSON Lines) on every core; one report")
+    a.add_argument("sources", nargs="+", metavar="SRC")
+    a.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                   help="worker processes (default: every core)")
+    a.add_argument("--format", choices=FORMATS, default="text",
+                   help="text (non-valid games and the summary), json (JSON Lines: verify "
+                        "--json per game, then the summary), csv, html (one page)")
+    a.add_argument("--out", metavar="FILE", help="write the report here (default: stdout)")
+    a.add_argument("--fail-fast", action="store_true",
+                   help="stop at the first game that is not valid")
+    a.add_argument("--resume", metavar="FILE",
+                   help="checkpoint: rows finished are appended here, and an audit started "
+                        "again with it continues where it stopped")
+    a.add_argument("--viewer", metavar="URL", help="link the HTML report's games to this web "
+                                                   "viewer (e.g. http://127.0.0.1:5000)")
+    a.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (a scheduler's "
+                                                     "address, or 'local' for a LocalCluster)")
+    a.add_argument("--shared-fs", action="store_true",
+                   help="with --dask ADDRESS: the workers see these paths (send paths, not "
+                        "bytes)")
+    a.add_argument("--batch", type=_jobs, default=16, metavar="N",
+                   help="games sent to a worker at a time (default 16; more on a cluster)")
+    a.add_argument("--max-bytes", type=int, default=MAX_BYTES, help="largest log read "
+                                                                    "(default 5 MB)")
+    a.add_argument("-v", "--verbose", action="store_true",
+                   help="text: a line for every game, valid ones too")
+    a.set_defaults(func=cmd_audit)
+
+    i = sub.add_parser("ingest", help="store a corpus in the web app's SQLite library "
+                                      "(deduplicated, in batches)")
+    i.add_argument("sources", nargs="+", metavar="SRC")
+    i.add_argument("--db", default="games.db", metavar="PATH",
+                   help="SQLite file of the library (default: games.db here)")
+    i.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                   help="worker processes (default: every core)")
+    i.add_argument("--batch", type=_jobs, default=500, metavar="N",
+                   help="games stored per transaction (default 500)")
+    i.add_argument("--max-bytes", type=int, default=MAX_BYTES, help="largest log read "
+                                                                    "(default 5 MB)")
+    i.set_defaults(func=cmd_ingest)

@@ -1,0 +1,73 @@
+"""The same audit on a Dask distributed cluster (``--dask ADDRESS``, or ``--dask local`` for
+a ``LocalCluster`` of worker processes on this machine).
+
+The batches, their order and the rows are those of the local pool (``runner.run`` drives
+both); only where a batch runs differs. Paths are sent when the workers share the file
+system (``local``, or ``--shared-fs``), else the bytes of each log. Dask retries a batch
+whose worker died (``distributed.scheduler.allowed-failures``); a batch that kills its
+workers every time ends as ``KilledWorker``, and ``run`` then tries its items one by one: only
+the guilty one becomes an internal error.
+
+Dask is an optional extra: ``pip install .[dask]``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ..core.json_input import MAX_BYTES
+from .runner import Crashed, Worker
+from .work import Row, Task, verify_batch
+
+
+class DaskBackend:
+    """Batches as Dask futures on a cluster's workers."""
+
+    isolate = False  # a dying worker takes only its own task with it
+
+    def __init__(self, address: str, jobs: int, worker: Worker = verify_batch,
+                 max_bytes: int = MAX_BYTES) -> None:
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise SystemExit("--dask needs Dask: pip install 'carcassonne-replay[dask]' "
+                             "(or .[dask] in a checkout)") from None
+        self.worker = worker
+        self.max_bytes = max_bytes
+        self.cluster: Any = None
+        if address == "local":
+            self.cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=jobs, threads_per_worker=1, processes=True,
+                dashboard_address=None, silence_logs=logging.ERROR)
+            self.client: Any = Client(self.cluster)  # type: ignore[no-untyped-call]
+        else:
+            self.client = Client(address)  # type: ignore[no-untyped-call]
+        threads = sum(self.client.nthreads().values()) or jobs
+        self.slots = 2 * threads
+
+    def submit(self, batch: list[Task]) -> Any:
+        return self.client.submit(self.worker, batch, self.max_bytes, pure=False)
+
+    def wait_any(self, futures: list[Any]) -> list[Any]:
+        from dask.distributed import wait
+
+        return list(wait(futures,  # type: ignore[no-untyped-call]
+                         return_when="FIRST_COMPLETED").done)
+
+    def result(self, future: Any) -> list[Row]:
+        try:
+            rows: list[Row] = future.result()
+        except Exception as exc:  # KilledWorker: the batch's workers died every time
+            raise Crashed(f"{type(exc).__name__}: {exc}") from None
+        finally:
+            future.release()
+        return rows
+
+    def reset(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()

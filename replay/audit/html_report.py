@@ -1,0 +1,163 @@
+"""The audit's HTML report: one self-contained file (inline CSS, inline SVG charts, no
+script) with the summary, a histogram of the failing rule ids, the score distribution of each
+game family and the table of the games that are not valid, with their first failing move
+(linked to the web viewer when its address is given: a game's id there is the start of the
+sha256 of its bytes, as ``ingest`` and uploads store it).
+
+Every string that came from the input (names, messages, players, rule ids) is escaped.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from html import escape
+from typing import IO
+from urllib.parse import quote, urlsplit
+
+from .report import MAX_TABLE, Summary
+from .work import Row
+
+CSS = """
+body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:4px 6px;
+text-align:left;vertical-align:top}th{background:#f4f4f4}
+.cards{display:flex;gap:1em;flex-wrap:wrap}.card{border:1px solid #ddd;border-radius:6px;
+padding:.6em 1em;min-width:7em}.card b{display:block;font-size:1.6em}
+.valid b{color:#17803d}.illegal b{color:#b42318}.unreadable b,.internal b{color:#9a6700}
+.name{word-break:break-all;font-family:ui-monospace,monospace;font-size:12px}
+svg text{font:12px system-ui,sans-serif}.muted{color:#666}
+"""
+
+
+def _e(value: object) -> str:
+    return escape("" if value is None else str(value), quote=True)
+
+
+def viewer_url(viewer: str | None, row: Row) -> str | None:
+    """The viewer's page of a game (its failing move), when the viewer is an http(s) address
+    and the game was read."""
+    if not viewer or not row.get("sha256"):
+        return None
+    if urlsplit(viewer).scheme not in ("http", "https"):
+        return None
+    base = viewer.rstrip("/") + "/games/" + quote(str(row["sha256"])[:16])
+    move = row.get("move")
+    return base + (f"/moves/{int(move) + 1}" if isinstance(move, int) else "")
+
+
+def bar_chart(counts: list[tuple[str, int]], title: str, colour: str = "#b42318") -> str:
+    """Horizontal bars, one per label (an inline SVG)."""
+    if not counts:
+        return f'<p class="muted">{_e(title)}: none.</p>'
+    top = max(n for _, n in counts)
+    row_h, label_w, bar_w = 22, 120, 520
+    height = row_h * len(counts) + 10
+    parts = [f'<svg role="img" aria-label="{_e(title)}" width="{label_w + bar_w + 80}" '
+             f'height="{height}" xmlns="http://www.w3.org/2000/svg">']
+    for i, (label, n) in enumerate(counts):
+        y = 5 + i * row_h
+        w = max(1, round(bar_w * n / top))
+        parts.append(f'<text x="{label_w - 6}" y="{y + 15}" text-anchor="end">{_e(label)}</text>'
+                     f'<rect x="{label_w}" y="{y + 2}" width="{w}" height="{row_h - 6}" '
+                     f'fill="{colour}"><title>{_e(label)}: {n}</title></rect>'
+                     f'<text x="{label_w + w + 6}" y="{y + 15}">{n}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def histogram(scores: Counter[int], title: str, bins: int = 20) -> str:
+    """Vertical bars: how many seats ended with a score in each range (an inline SVG)."""
+    if not scores:
+        return f'<p class="muted">{_e(title)}: no finished valid game.</p>'
+    lo, hi = min(scores), max(scores)
+    width = max(1, -(-(hi - lo + 1) // bins))
+    counts = [0] * (-(-(hi - lo + 1) // width))
+    for s, n in scores.items():
+        counts[(s - lo) // width] += n
+    top = max(counts)
+    plot_w, plot_h = 640, 160
+    bw = plot_w / len(counts)
+    parts = [f'<svg role="img" aria-label="{_e(title)}" width="{plot_w + 20}" '
+             f'height="{plot_h + 40}" xmlns="http://www.w3.org/2000/svg">']
+    for i, n in enumerate(counts):
+        h = round(plot_h * n / top)
+        a, b = lo + i * width, lo + (i + 1) * width - 1
+        parts.append(f'<rect x="{10 + i * bw:.1f}" y="{10 + plot_h - h}" width="{bw - 2:.1f}" '
+                     f'height="{h}" fill="#2563eb"><title>{a}-{b}: {n} seats</title></rect>')
+    parts.append(f'<text x="10" y="{plot_h + 28}">{lo}</text>'
+                 f'<text x="{plot_w + 10}" y="{plot_h + 28}" text-anchor="end">{hi}</text>'
+                 f'<text x="{10 + plot_w / 2}" y="{plot_h + 28}" text-anchor="middle">final '
+                 f'score (seats of {sum(scores.values())})</text></svg>')
+    return "".join(parts)
+
+
+def write_html(out: IO[str], summary: Summary, title: str = "Audit",
+               viewer: str | None = None) -> None:
+    """The whole page."""
+    s = summary.as_json()
+    w = out.write
+    w(f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+      f'<meta name="viewport" content="width=device-width,initial-scale=1">'
+      f"<title>{_e(title)}</title><style>{CSS}</style></head><body>")
+    w(f"<h1>{_e(title)}</h1><div class=\"cards\">")
+    for key, label in (("games", "games"), ("valid", "valid"), ("unfinished", "unfinished"),
+                       ("illegal", "illegal"), ("unreadable", "unreadable"),
+                       ("internal", "internal errors")):
+        if key == "internal" and not s[key]:
+            continue
+        w(f'<div class="card {key}" data-key="{key}"><b>{s[key]}</b>{label}</div>')
+    w(f'<div class="card"><b>{summary.rate:.0f}</b>games/s</div></div>')
+    w(f'<p class="muted">exit code {s["exit_code"]}; {summary.seconds:.1f} s.</p>')
+
+    w("<h2>Failing rules</h2>")
+    w(bar_chart(sorted(summary.rules.items(), key=lambda kv: (-kv[1], kv[0])),
+                "illegal games by rule id"))
+    if summary.unreadable:
+        w("<h2>Not read</h2><table><tr><th>games</th><th>why</th><th>for example</th></tr>")
+        for why, n in sorted(summary.unreadable.items(), key=lambda kv: (-kv[1], kv[0])):
+            w(f'<tr><td>{n}</td><td>{_e(why)}</td><td class="name">'
+              f'{"<br>".join(_e(x) for x in summary.examples[why])}</td></tr>')
+        w("</table>")
+
+    w("<h2>Scores by game family</h2>")
+    if not summary.scores:
+        w('<p class="muted">No finished valid game.</p>')
+    for game in sorted(summary.scores):
+        w(f"<h3>{_e(game)}</h3>{histogram(summary.scores[game], f'final scores of {game}')}")
+
+    bad = summary.games - s["valid"] - s["unfinished"]
+    w(f"<h2>Games that are not valid ({bad})</h2>")
+    if not summary.failures:
+        w('<p class="muted">None.</p>')
+    else:
+        w('<table id="failures"><tr><th>game</th><th>verdict</th><th>rule</th><th>move</th>'
+          "<th>player</th><th>message</th><th>format</th></tr>")
+        for row in summary.failures:
+            url = viewer_url(viewer, row)
+            name = _e(row["name"])
+            cell = f'<a href="{_e(url)}">{name}</a>' if url else name
+            move = row["move"] if row["move"] is not None else ""
+            w(f'<tr><td class="name">{cell}</td><td>{_e(row["verdict"])}</td>'
+              f'<td>{_e(row["rule"])}</td><td>{_e(move)}</td><td>{_e(row["player"])}</td>'
+              f'<td>{_e(row["message"])}</td><td>{_e(row["format"])}</td></tr>')
+        w("</table>")
+        if bad > len(summary.failures):
+            w(f'<p class="muted">The first {MAX_TABLE} are listed; {bad - MAX_TABLE} more are '
+              "in the JSON Lines or CSV report.</p>")
+    w("</body></html>\n")
+
+
+class HtmlWriter:
+    """Keeps nothing per row but what the summary keeps; writes the page at the end."""
+
+    def __init__(self, out: IO[str], title: str = "Audit", viewer: str | None = None) -> None:
+        self.out = out
+        self.title = title
+        self.viewer = viewer
+
+    def row(self, row: Row) -> None:
+        pass
+
+    def close(self, summary: Summary) -> None:
+        write_html(self.out, summary, self.title, self.viewer)

@@ -1,0 +1,161 @@
+"""``python -m replay ingest SRC... --db games.db``: a corpus into the web app's library.
+
+The workers check each game as an upload is checked (``web.games.check``: decode, import a
+foreign save, verify) and send back the row to store; this process stores the rows in
+batches, one ``BEGIN IMMEDIATE`` transaction each (``web.db.write``), so a running server
+keeps answering meanwhile. A log is stored once: its id is the start of its sha256 (the
+whole sha256 when two logs share the start), and a log already in the library, or met twice
+in the corpus, is counted as a duplicate. An unreadable or schema-invalid file is not stored
+(the summary says why); an illegal game is stored with its verdict, as the viewer shows it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.json_input import MAX_BYTES
+from ..core.verify import EXIT_INTERNAL, EXIT_UNREADABLE, EXIT_VALID
+from .report import reason
+from .runner import LocalPool, run, tasks
+from .sources import DEFAULT_LIMITS, Limits, walk
+from .work import Row, Task, failed_row, internal_message, warm
+
+
+def check_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
+    """The library row of one item (``store``), or why it cannot be stored; never raises."""
+    from web.games import BadLog, check
+
+    index, name, path, data, error = task
+    if error is not None:
+        return failed_row(index, name, "unreadable", error)
+    try:
+        if data is None:
+            assert path is not None
+            try:
+                size = os.stat(path).st_size
+                if size > max_bytes:
+                    return failed_row(index, name, "unreadable", f"the log is {size} bytes; "
+                                                                 f"the limit is {max_bytes} bytes")
+                with open(path, "rb") as fh:
+                    data = fh.read(max_bytes + 1)
+            except OSError as exc:
+                return failed_row(index, name, "unreadable",
+                                  f"cannot read file {name!r}: {exc.strerror or exc}")
+        try:
+            checked = check(data, max_bytes, name)
+        except BadLog as exc:
+            where = f"{exc.path}: " if exc.path else ""
+            return failed_row(index, name, "unreadable", where + exc.message)
+    except Exception as exc:  # a bug of ours
+        return failed_row(index, name, "internal", internal_message(exc))
+    return {"index": index, "name": name, "verdict": checked.row.verdict, "exit": 0,
+            "message": None, "store": checked.row.as_row()}
+
+
+def check_batch(tasks: list[Task], max_bytes: int = MAX_BYTES) -> list[Row]:
+    """``check_task`` of each item of a batch."""
+    warm()
+    return [check_task(t, max_bytes) for t in tasks]
+
+
+@dataclass
+class Ingested:
+    """What an ingest did."""
+
+    games: int = 0
+    stored: Counter[str] = field(default_factory=Counter)  # verdict -> new games
+    duplicates: int = 0
+    unreadable: Counter[str] = field(default_factory=Counter)  # reason -> games
+    internal: int = 0
+    seconds: float = 0.0
+
+    @property
+    def exit(self) -> int:
+        if self.internal:
+            return EXIT_INTERNAL
+        return EXIT_UNREADABLE if self.unreadable else EXIT_VALID
+
+    def lines(self) -> list[str]:
+        rate = self.games / self.seconds if self.seconds > 0 else 0.0
+        out = [f"games: {self.games}; stored {sum(self.stored.values())} "
+               f"(valid {self.stored['valid']}, invalid {self.stored['invalid']}), "
+               f"duplicates {self.duplicates}, not stored {sum(self.unreadable.values())}"
+               + (f", internal errors {self.internal}" if self.internal else "")]
+        for why, n in sorted(self.unreadable.items(), key=lambda kv: (-kv[1], kv[0])):
+            out.append(f"not stored ({n}): {why}")
+        out.append(f"{rate:.1f} games/s ({self.seconds:.1f} s)")
+        return out
+
+
+def store(db: Any, rows: list[dict[str, Any]]) -> tuple[int, int, list[str]]:
+    """Store library rows in one transaction: (new, duplicates, verdicts of the new)."""
+    from web import db as library
+
+    new, dup, verdicts = 0, 0, []
+    seen: set[str] = set()
+    with library.write(db):
+        for row in rows:
+            if row["sha256"] in seen:
+                dup += 1
+                continue
+            seen.add(row["sha256"])
+            found = list(db.query("select sha256 from games where id = ?", [row["id"]]))
+            if found and found[0]["sha256"] != row["sha256"]:
+                row = {**row, "id": row["sha256"]}  # two logs share the first digits
+                found = list(db.query("select sha256 from games where id = ?", [row["id"]]))
+            if found:
+                dup += 1
+                continue
+            db.table("games").insert(row)
+            players = library.GameRow.from_row(row)
+            db.table("game_players").insert_all([
+                {"game_id": row["id"], "seat": i, "name": p["name"], "colour": p["colour"],
+                 "score": players.scores[i] if i < len(players.scores) else None}
+                for i, p in enumerate(players.players)])
+            new += 1
+            verdicts.append(row["verdict"])
+    return new, dup, verdicts
+
+
+def ingest(sources: Sequence[str], path: str, jobs: int | None = None,
+           progress: Callable[[int], None] | None = None, limits: Limits = DEFAULT_LIMITS,
+           batch_rows: int = 500) -> Ingested:
+    """Check every game of ``sources`` on ``jobs`` workers and store them in the library
+    at ``path`` (created and migrated when new)."""
+    from web import db as library
+
+    library.migrate(path)
+    db = library.connect(path)
+    result = Ingested()
+    start = time.perf_counter()
+    pending: list[dict[str, Any]] = []
+
+    def flush() -> None:
+        if pending:
+            new, dup, verdicts = store(db, pending)
+            result.duplicates += dup
+            result.stored.update(verdicts)
+            pending.clear()
+
+    try:
+        pool = LocalPool(jobs or os.cpu_count() or 1, check_batch, limits.max_bytes)
+        for row in run(pool, tasks(walk(sources, limits)), progress=progress):
+            result.games += 1
+            if "store" in row:
+                pending.append(row["store"])
+                if len(pending) >= batch_rows:
+                    flush()
+            elif row["verdict"] == "internal":
+                result.internal += 1
+            else:
+                result.unreadable[reason(row["message"])] += 1
+        flush()
+    finally:
+        db.close()
+    result.seconds = time.perf_counter() - start
+    return result

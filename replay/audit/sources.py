@@ -1,0 +1,293 @@
+"""What an audit reads: files, directories, zip and tar archives and JSON Lines files, walked
+into ``Item``s with stable names, lazily and in a fixed order.
+
+Names say where a game came from: ``games/a.json``, ``corpus.zip!inner/b.json`` (an archive
+entry), ``logs.jsonl#12`` (line 12), ``corpus.tar.gz!part.jsonl#3``. Nothing is ever extracted
+to disk: an entry's name is only a name (``a.zip!../../etc/passwd.json`` is read from the
+archive like any other entry).
+
+Reading is bounded (``Limits``): an entry is read up to ``max_bytes`` (the verifier's 5 MB),
+refused when its declared size is above that or its actual decompressed size exceeds it; an
+archive may hold at most ``max_entries`` entries and ``max_total`` decompressed bytes; an
+entry compressed more than ``max_ratio`` times is a bomb; an archive inside an archive
+(deeper than ``max_depth``) is not opened. Each refusal is an unreadable ``Item`` with its
+reason, so the audit reports it and goes on.
+
+A plain file on disk is an ``Item`` with a ``path`` (read where it is verified: workers share
+the file system); an archive entry or a JSON Lines line carries its ``data``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tarfile
+import zipfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from ..core.json_input import MAX_BYTES
+
+LOG_SUFFIXES = (".json", ".jcz")
+LINES_SUFFIXES = (".jsonl", ".ndjson")
+ZIP_SUFFIXES = (".zip",)
+TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How much of an input is read before it is refused."""
+
+    max_bytes: int = MAX_BYTES  # one log (an entry, a line, a file)
+    max_entries: int = 1_000_000  # entries of one archive
+    max_total: int = 64 * 1024**3  # decompressed bytes of one archive
+    max_ratio: int = 200  # decompressed / compressed size of one zip entry
+    max_depth: int = 1  # archives opened inside one another (1: no archive in an archive)
+
+
+DEFAULT_LIMITS = Limits()
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One game to verify: its stable name, and a path to read or the bytes read already; or
+    why it could not be read (``error``)."""
+
+    name: str
+    path: str | None = None
+    data: bytes | None = None
+    error: str | None = None
+
+
+def kind(name: str) -> str | None:
+    """``log``, ``lines``, ``zip`` or ``tar`` by a name's ending; None for other files."""
+    low = name.lower()
+    if low.endswith(TAR_SUFFIXES):
+        return "tar"
+    if low.endswith(ZIP_SUFFIXES):
+        return "zip"
+    if low.endswith(LINES_SUFFIXES):
+        return "lines"
+    if low.endswith(LOG_SUFFIXES):
+        return "log"
+    return None
+
+
+def clean(name: str) -> str:
+    """A name fit for a terminal: control characters written as escapes."""
+    if name.isprintable():
+        return name
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in name)
+
+
+def walk(sources: Iterable[str], limits: Limits = DEFAULT_LIMITS) -> Iterator[Item]:
+    """Every game of ``sources`` in order: a named file whatever its ending, a directory's
+    log files, archives and JSON Lines files (recursively, sorted by name)."""
+    for src in sources:
+        p = Path(src)
+        if p.is_dir():
+            for root, dirs, files in os.walk(p):
+                dirs.sort()
+                for f in sorted(files):
+                    full = os.path.join(root, f)
+                    if kind(f) is not None:
+                        yield from _file(full, kind(f) or "log", limits)
+        elif p.exists():
+            yield from _file(src, kind(src) or "log", limits)
+        else:
+            yield Item(clean(src), error="no such file or directory")
+
+
+def _file(path: str, what: str, limits: Limits) -> Iterator[Item]:
+    name = clean(path)
+    if what == "log":
+        yield Item(name, path=path)
+        return
+    try:
+        with open(path, "rb") as fh:
+            if what == "lines":
+                yield from _lines(name, fh, limits)
+            elif what == "zip":
+                yield from _zip(name, fh, limits, 1)
+            else:
+                yield from _tar(name, fh, limits, 1)
+    except OSError as exc:
+        yield Item(name, error=f"cannot read: {exc.strerror or exc}")
+
+
+def _lines(name: str, fh: IO[bytes], limits: Limits) -> Iterator[Item]:
+    """One item per non-blank line, named ``name#N`` (N counts from 1)."""
+    n = 0
+    while True:
+        line = fh.readline(limits.max_bytes + 2)
+        if not line:
+            return
+        n += 1
+        if len(line) > limits.max_bytes + 1 or (len(line) == limits.max_bytes + 1
+                                                 and not line.endswith(b"\n")):
+            while line and not line.endswith(b"\n"):  # skip the rest, a bounded read at a time
+                line = fh.readline(limits.max_bytes)
+            yield Item(f"{name}#{n}", error=f"the line is longer than {limits.max_bytes} bytes")
+            continue
+        if line.strip():
+            yield Item(f"{name}#{n}", data=line)
+
+
+def _entry(name: str, data: bytes, limits: Limits, depth: int) -> Iterator[Item]:
+    """An archive entry read already: a log, a JSON Lines file or a nested archive."""
+    what = kind(name)
+    if what in ("zip", "tar"):
+        fh = io.BytesIO(data)
+        yield from (_zip(name, fh, limits, depth + 1) if what == "zip"
+                    else _tar(name, fh, limits, depth + 1))
+    elif what == "lines":
+        yield from _lines(name, io.BytesIO(data), limits)
+    else:
+        yield Item(name, data=data)
+
+
+def _zip(name: str, fh: IO[bytes], limits: Limits, depth: int) -> Iterator[Item]:
+    try:
+        archive = zipfile.ZipFile(fh)
+        infos = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        yield Item(name, error=f"not a readable zip archive: {exc}")
+        return
+    total = 0
+    count = 0
+    for info in infos:
+        what = kind(info.filename)
+        if info.is_dir() or what is None:
+            continue
+        count += 1
+        entry = f"{name}!{clean(info.filename)}"
+        if count > limits.max_entries:
+            yield Item(f"{name}!", error=f"more than {limits.max_entries} entries; the rest "
+                                         "is not read")
+            return
+        limit = _limit(limits, what)
+        deep = _too_deep(what, depth, limits)
+        if deep:
+            yield Item(entry, error=deep)
+            continue
+        if info.file_size > limit:
+            yield Item(entry, error=f"declares {info.file_size} bytes; the limit is {limit}")
+            continue
+        if info.file_size > 65536 and info.file_size > limits.max_ratio * max(
+                info.compress_size, 1):
+            yield Item(entry, error=f"compressed {info.file_size // max(info.compress_size, 1)}"
+                                    f" times (a bomb? at most {limits.max_ratio} is read)")
+            continue
+        try:
+            with archive.open(info) as member:
+                data = member.read(limit + 1)
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError,
+                RuntimeError) as exc:  # a bad CRC, an unknown method, a password
+            yield Item(entry, error=f"unreadable entry: {exc}")
+            continue
+        if len(data) > limit:
+            yield Item(entry, error=f"decompresses to more than {limit} bytes")
+            continue
+        total += len(data)
+        if total > limits.max_total:
+            yield Item(f"{name}!", error=f"more than {limits.max_total} bytes decompressed; "
+                                         "the rest is not read")
+            return
+        yield from _entry(entry, data, limits, depth)
+
+
+def _limit(limits: Limits, what: str | None) -> int:
+    """The largest entry read: a log, or a JSON Lines file / nested archive (64 logs' worth,
+    within the archive's total)."""
+    if what == "log":
+        return limits.max_bytes
+    return max(limits.max_bytes, min(limits.max_total, 64 * limits.max_bytes))
+
+
+def _too_deep(what: str | None, depth: int, limits: Limits) -> str | None:
+    if what in ("zip", "tar") and depth >= limits.max_depth:
+        return (f"an archive inside an archive (at most {limits.max_depth} level"
+                f"{'s' * (limits.max_depth != 1)} opened)")
+    return None
+
+
+def _tar(name: str, fh: IO[bytes], limits: Limits, depth: int) -> Iterator[Item]:
+    total = 0
+    count = 0
+    try:
+        archive = tarfile.open(fileobj=fh, mode="r|*")  # noqa: SIM115 (closed with fh)
+    except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
+        yield Item(name, error=f"not a readable tar archive: {exc}")
+        return
+    members = iter(archive)
+    while True:
+        try:
+            info = next(members)
+        except StopIteration:
+            break
+        except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
+            yield Item(f"{name}!", error=f"the archive breaks off: {exc}")
+            break
+        archive.members.clear()  # type: ignore[attr-defined]  # a stream: keep nothing of what was read
+        what = kind(info.name)
+        if info.isdir() or what is None:
+            continue
+        count += 1
+        entry = f"{name}!{clean(info.name)}"
+        if count > limits.max_entries:
+            yield Item(f"{name}!", error=f"more than {limits.max_entries} entries; the rest "
+                                         "is not read")
+            break
+        limit = _limit(limits, what)
+        deep = _too_deep(what, depth, limits)
+        if deep:
+            yield Item(entry, error=deep)
+            continue
+        if not info.isfile():
+            yield Item(entry, error="not a regular file (a link or a device)")
+            continue
+        if info.size > limit:
+            yield Item(entry, error=f"declares {info.size} bytes; the limit is {limit}")
+            continue
+        try:
+            member = archive.extractfile(info)
+            data = member.read(limit + 1) if member is not None else b""
+        except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
+            yield Item(entry, error=f"unreadable entry: {exc}")
+            break
+        total += len(data)
+        if total > limits.max_total:
+            yield Item(f"{name}!", error=f"more than {limits.max_total} bytes decompressed; "
+                                         "the rest is not read")
+            break
+        yield from _entry(entry, data, limits, depth)
+
+
+def count(sources: Iterable[str], limits: Limits = DEFAULT_LIMITS) -> int | None:
+    """About how many items ``walk`` gives (for a progress bar's ETA), reading no log: None
+    when a source would take long to count (a compressed tar)."""
+    n = 0
+    for src in sources:
+        p = Path(src)
+        names: Iterable[str] = ((os.path.join(r, f) for r, _, fs in os.walk(p) for f in fs)
+                                if p.is_dir() else [src])
+        for f in names:
+            what = kind(f) or ("log" if f == src else None)
+            try:
+                if what == "log":
+                    n += 1
+                elif what == "lines":
+                    with open(f, "rb") as fh:
+                        while block := fh.read(1 << 20):
+                            n += block.count(b"\n")
+                elif what == "zip":
+                    with zipfile.ZipFile(f) as z:
+                        n += sum(1 for i in z.infolist() if kind(i.filename) == "log")
+                elif what == "tar":
+                    return None
+            except (OSError, zipfile.BadZipFile, ValueError):
+                n += 1
+    return n
