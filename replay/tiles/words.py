@@ -45,10 +45,10 @@ def where(location: str) -> str:
     return "in the middle"
 
 
-def on_feature(feature: str, location: str) -> str:
+def on_feature(feature: str, location: str, kind: str = "") -> str:
     """Where a figure stands: ``in the city to the north``, ``in the cloister``, ``by the
-    lake``."""
-    prep = PREPOSITION.get(feature, "in")
+    lake`` (a hut stands by its river)."""
+    prep = "by" if kind == "hut" else PREPOSITION.get(feature, "in")
     if location in DIRECTION:
         return f"{prep} the {feature} {where(location)}"
     return f"{prep} the {feature}"
