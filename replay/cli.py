@@ -10,6 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .cli_help import EXAMPLES, NUMBERING, Progress, plural, version
 from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
 from .core.family import Option, families, family
 from .core.verify import (
@@ -20,7 +21,6 @@ from .core.verify import (
     EXIT_VALID,
     verify_file,
 )
-from .cli_help import EXAMPLES, NUMBERING, Progress, plural, version
 from .generate import dumps, generate_log
 from .tiles.tileset import TileSet, load_tileset_file
 
