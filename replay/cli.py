@@ -10,6 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .cli_help import EXAMPLES, NUMBERING, Progress, plural, version
 from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
 from .core.family import Option, families, family
 from .core.verify import (
@@ -48,33 +49,53 @@ def _tileset(path: str | None) -> TileSet | None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """``verify``: print each log's report; the exit code is the worst of them."""
+    """``verify``: print each log's report, then after several files a summary line
+    (``N files: X valid, Y invalid, Z unreadable``); the exit code is the worst of them."""
     tileset = _tileset(args.tileset)
     worst = EXIT_VALID
-    for name in args.files:
-        try:
-            report = verify_file(name, tileset, args.max_bytes)
-        except Exception as exc:  # a bug of ours: say so, and go on with the next file
-            message = internal_error(exc)
-            if args.json:
-                print(json.dumps({"file": name, "valid": None, "error": {
-                    "rule": "internal", "message": message}}, ensure_ascii=False))
-            print(f"{name}: {message}", file=sys.stderr)
-            worst = max(worst, EXIT_INTERNAL)
-            continue
-        if args.json:
-            print(json.dumps(report.as_json(), ensure_ascii=False))
-        else:
-            print(report.line())
-            if args.verbose and report.claims:
-                for c in report.claims[1:]:
-                    print(f"    also: {c['message']}")
-            if args.verbose:
-                for p in report.problems:
-                    print(f"    import: {p['where'] + ': ' if p['where'] else ''}"
-                          f"{p['message']} [{p['code']}]")
-        worst = max(worst, report.exit_code)
+    counts = {"valid": 0, "invalid": 0, "unreadable": 0, "internal error": 0}
+    # a counter on stderr only when the lines do not go to the same terminal
+    progress = Progress(len(args.files), "verified", enabled=not sys.stdout.isatty())
+    with progress:
+        for name in args.files:
+            code = _verify_one(args, name, tileset)
+            counts[{EXIT_VALID: "valid", EXIT_ILLEGAL: "invalid",
+                    EXIT_UNREADABLE: "unreadable"}.get(code, "internal error")] += 1
+            worst = max(worst, code)
+            progress.tick()
+    if len(args.files) > 1:
+        parts = [f"{counts['valid']} valid", f"{counts['invalid']} invalid",
+                 f"{counts['unreadable']} unreadable"]
+        if counts["internal error"]:
+            parts.append(plural(counts["internal error"], "internal error"))
+        print(f"{plural(len(args.files), 'file')}: {', '.join(parts)}",
+              file=sys.stderr if args.json else sys.stdout)
     return worst
+
+
+def _verify_one(args: argparse.Namespace, name: str, tileset: TileSet | None) -> int:
+    """Verify one file and print its report; its exit code."""
+    try:
+        report = verify_file(name, tileset, args.max_bytes)
+    except Exception as exc:  # a bug of ours: say so, and go on with the next file
+        message = internal_error(exc)
+        if args.json:
+            print(json.dumps({"file": name, "valid": None, "error": {
+                "rule": "internal", "message": message}}, ensure_ascii=False))
+        print(f"{name}: {message}", file=sys.stderr)
+        return EXIT_INTERNAL
+    if args.json:
+        print(json.dumps(report.as_json(), ensure_ascii=False))
+        return report.exit_code
+    print(report.line())
+    if args.verbose and report.claims:
+        for c in report.claims[1:]:
+            print(f"    also: {c['message']}")
+    if args.verbose:
+        for p in report.problems:
+            print(f"    import: {p['where'] + ': ' if p['where'] else ''}"
+                  f"{p['message']} [{p['code']}]")
+    return report.exit_code
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -154,22 +175,19 @@ def cmd_generate(args: argparse.Namespace) -> int:
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
-    for k in range(args.count):
-        seed = args.seed + k
-        log = generate_log(fam.name, args.players, seed, args.expansions, options, tileset)
-        text = dumps(log)
-        if out_dir is None:
-            sys.stdout.write(text)
-        else:
-            path = out_dir / f"{args.game}-{args.players}p-{seed}.json"
-            path.write_text(text, encoding="utf-8")
-            if args.count > 1 and sys.stderr.isatty():
-                print(f"\r{k + 1}/{args.count} games", end="", file=sys.stderr, flush=True)
+    with Progress(args.count, "generated", enabled=out_dir is not None) as progress:
+        for k in range(args.count):
+            seed = args.seed + k
+            log = generate_log(fam.name, args.players, seed, args.expansions, options, tileset)
+            text = dumps(log)
+            if out_dir is None:
+                sys.stdout.write(text)
+            else:
+                path = out_dir / f"{args.game}-{args.players}p-{seed}.json"
+                path.write_text(text, encoding="utf-8")
+            progress.tick()
     if out_dir is not None:
-        if args.count > 1 and sys.stderr.isatty():
-            print(file=sys.stderr)
-        print(f"wrote {args.count} game{'s' if args.count > 1 else ''} to {out_dir}",
-              file=sys.stderr)
+        print(f"wrote {plural(args.count, 'game')} to {out_dir}", file=sys.stderr)
     return EXIT_VALID
 
 
@@ -236,63 +254,115 @@ def _positive(text: str) -> int:
     return value
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} games: give 1 or more")
+    return value
+
+
+def _command(sub: Any, name: str, help_text: str, description: str) -> argparse.ArgumentParser:
+    """A sub-command with its description, its examples (``cli_help.EXAMPLES``) and the move
+    numbering."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=help_text, description=description, epilog=EXAMPLES.get(name),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    return parser
+
+
+def _option_help(opt: Option) -> str:
+    owners = [f.label if opt.expansion is None else f.expansions[opt.expansion].label
+              for f in families() if opt in f.options]
+    choices = ", ".join(str(c) for c in opt.choices)
+    return (f"{opt.help} ({' / '.join(owners)}, rule {opt.rule}; one of {choices}; "
+            f"default: {opt.default})")
+
+
 @cache
 def build_parser() -> argparse.ArgumentParser:
-    """The command line: ``verify``, ``generate``, ``render`` and ``serve`` (built once)."""
+    """The command line: ``verify``, ``generate``, ``import``, ``render`` and ``serve`` (built
+    once); every option says its default, every command shows examples."""
     parser = argparse.ArgumentParser(
         prog="python -m replay",
         description="Replay, verify, generate and draw recorded games: "
-        + ", ".join(f.label for f in families()) + ".")
-    sub = parser.add_subparsers(dest="command", required=True)
+        + ", ".join(f.label for f in families()) + ". " + NUMBERING,
+        epilog="Run 'python -m replay COMMAND --help' for a command's options and examples. "
+               "Exit codes: 0 valid, 1 an illegal move or a wrong claim, 2 unreadable or bad "
+               "arguments, 3 internal error.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    v = sub.add_parser("verify", help="verify logs (or JCloisterZone saves and Board Game Arena "
-                                      "logs): exit 0 valid, 1 illegal move or wrong claim, "
-                                      "2 unreadable or schema-invalid")
-    v.add_argument("files", nargs="+", metavar="FILE")
-    v.add_argument("--json", action="store_true", help="one JSON object per file")
+    v = _command(sub, "verify", "check logs move by move (exit 0 valid, 1 illegal move or "
+                 "wrong claim, 2 unreadable)",
+                 "Replay each log (or JCloisterZone save, or Board Game Arena log) and say "
+                 "whether every move and every claimed score is right: one line per file, and "
+                 "a summary line after several. " + NUMBERING)
+    v.add_argument("files", nargs="+", metavar="FILE",
+                   help="log files to check; paths are taken from the current directory")
+    v.add_argument("--json", action="store_true",
+                   help="print one JSON object per file instead of a line (default: off)")
     v.add_argument("--tileset", metavar="FILE", help="a tile-set file to use instead of the "
-                                                     "built-in one of the log's game")
-    v.add_argument("--max-bytes", type=int, default=None, help="largest log accepted "
-                                                               "(default 5 MB)")
+                   "built-in one of the log's game (default: the built-in set)")
+    v.add_argument("--max-bytes", type=int, default=None, metavar="N",
+                   help="largest log accepted, in bytes (default: 5 MB)")
     v.add_argument("-v", "--verbose", action="store_true",
-                   help="list every wrong claim and every import problem")
+                   help="list every wrong claim and every import problem (default: the first "
+                        "wrong claim only)")
     v.set_defaults(func=cmd_verify)
 
-    g = sub.add_parser("generate", help="write random legal games")
+    g = _command(sub, "generate", "write random legal games",
+                 "Play random legal games from a seed and write their logs (one JSON "
+                 "document each).")
     names = [f.name for f in families()]
-    g.add_argument("--game", choices=names, default=names[0])
-    g.add_argument("--players", type=int, default=2, choices=range(2, 7), metavar="N")
-    g.add_argument("--seed", type=int, default=0)
-    g.add_argument("--count", type=int, default=1)
-    g.add_argument("--out", metavar="DIR", help="write files here (default: stdout)")
-    g.add_argument("--expansions", type=_expansions, default=(),
-                   help="comma-separated: " + ",".join(x for f in families()
-                                                       for x in f.expansions))
+    g.add_argument("--game", choices=names, default=names[0],
+                   help="the game: " + ", ".join(f"{f.name} ({f.label})" for f in families())
+                   + f" (default: {names[0]})")
+    g.add_argument("--players", type=int, default=2, choices=range(2, 7), metavar="N",
+                   help="number of players, 2 to 6; a 6th seat needs an expansion that adds "
+                        "one (default: 2)")
+    g.add_argument("--seed", type=int, default=0, help="seed of the first game; game k of "
+                   "--count uses seed + k, so a seed always gives the same game (default: 0)")
+    g.add_argument("--count", type=_count, default=1, metavar="N",
+                   help="how many games; more than 1 needs --out (default: 1)")
+    g.add_argument("--out", metavar="DIR", help="write DIR/<game>-<players>p-<seed>.json for "
+                   "each game (default: the one game to stdout)")
+    g.add_argument("--expansions", type=_expansions, default=(), metavar="LIST",
+                   help="comma-separated expansions: " + ", ".join(
+                       f"{x} ({e.label})" for f in families() for x, e in f.expansions.items())
+                   + " (default: none)")
     for opt in _all_options():
         g.add_argument(f"--{opt.key.replace('_', '-')}", dest=opt.key,
                        type=type(opt.default), choices=opt.choices, default=None,
-                       help=f"{opt.rule}: {opt.help} (default {opt.default})")
+                       help=_option_help(opt))
     g.add_argument("--tileset", metavar="FILE", help="a tile-set file replacing the game's "
-                                                     "built-in one (recorded in the log)")
+                   "built-in one, recorded in the log (default: the built-in set)")
     g.set_defaults(func=cmd_generate)
 
-    im = sub.add_parser("import", help="convert JCloisterZone saves and Board Game Arena logs "
-                                       "to logs v1 (verify and render read them directly)")
-    im.add_argument("sources", nargs="+", metavar="SRC")
+    im = _command(sub, "import", "convert JCloisterZone saves and Board Game Arena logs to "
+                  "logs v1", "Convert foreign saved games to logs v1 (verify and render read "
+                  "them directly too); problems met go to stderr.")
+    im.add_argument("sources", nargs="+", metavar="SRC",
+                    help="saved games to convert (JCloisterZone .jcz, Board Game Arena JSON)")
     im.add_argument("-o", "--out", metavar="DIR", help="write DIR/<name>.json for each source "
-                                                       "(default: stdout, one source only)")
+                    "(default: stdout, one source only)")
     im.set_defaults(func=cmd_import)
 
-    r = sub.add_parser("render", help="draw a position of a log as SVG")
-    r.add_argument("file", metavar="FILE")
+    r = _command(sub, "render", "draw a position of a log as SVG",
+                 "Draw the board of a log at one position as SVG (the picture the web viewer "
+                 "shows). " + NUMBERING)
+    r.add_argument("file", metavar="FILE", help="the log (or foreign save) to draw")
     r.add_argument("--move", type=int, default=None, metavar="N",
-                   help="the position after N moves (default: the last; for an illegal log, "
-                        "its failing move)")
-    r.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
+                   help="the board after move N: 1 is the first move, 0 the start (default: "
+                        "the last move; for an illegal log, the illegal move, in red)")
+    r.add_argument("-o", "--output", metavar="OUT", help="write the SVG here (default: "
+                   "stdout)")
     r.add_argument("--size", type=int, default=None, metavar="PX", help="width in pixels "
                    "(default: none, the picture fills its container)")
     r.add_argument("--tileset", metavar="FILE", help="a tile-set file to use instead of the "
-                                                     "built-in one of the log's game")
+                   "built-in one of the log's game (default: the built-in set)")
     r.set_defaults(func=cmd_render)
 
     from .audit.command import add_parsers
@@ -302,24 +372,30 @@ def build_parser() -> argparse.ArgumentParser:
     from web.server import Settings
 
     defaults = Settings()
-    s = sub.add_parser("serve", help="serve the web viewer and the JSON API (waitress)")
-    s.add_argument("--host", default=defaults.host)
-    s.add_argument("--port", type=int, default=defaults.port)
+    s = _command(sub, "serve", "serve the web viewer and the JSON API",
+                 "Serve the upload page, the viewer and the JSON API (waitress; Werkzeug with "
+                 "--debug).")
+    s.add_argument("--host", default=defaults.host, help="address to listen on; 0.0.0.0 for "
+                   f"every interface (default: {defaults.host})")
+    s.add_argument("--port", type=int, default=defaults.port,
+                   help=f"TCP port (default: {defaults.port})")
     s.add_argument("--db", default="games.db", metavar="PATH",
-                   help="SQLite file holding the games (default: games.db here)")
+                   help="SQLite file holding the games, made when missing (default: games.db "
+                        "in the current directory)")
     s.add_argument("--processes", type=_positive, default=defaults.processes, metavar="N",
-                   help=f"server processes sharing the port (default {defaults.processes})")
+                   help=f"server processes sharing the port (default: {defaults.processes})")
     s.add_argument("--threads", type=_positive, default=defaults.threads, metavar="N",
                    help="requests handled at once per process; more wait their turn "
-                        f"(default {defaults.threads})")
+                        f"(default: {defaults.threads})")
     s.add_argument("--timeout", type=_positive, default=defaults.channel_timeout,
                    metavar="S", help="close a connection silent this many seconds "
-                                     f"(default {defaults.channel_timeout})")
+                                     f"(default: {defaults.channel_timeout})")
     s.add_argument("--rate-limit", type=_rate, default="60/60", metavar="N/S",
                    help="uploads and verifications a client may make in S seconds, or "
-                        "'off' (default 60/60: 429 with Retry-After above it)")
+                        "'off'; above it: 429 with Retry-After (default: 60/60)")
     s.add_argument("--debug", action="store_true",
-                   help="Werkzeug's development server (one process, reloads nothing)")
+                   help="Werkzeug's development server: one process, reloads nothing "
+                        "(default: off)")
     s.set_defaults(func=cmd_serve)
     return parser
 

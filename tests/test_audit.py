@@ -145,7 +145,7 @@ def test_exit_codes_and_formats_from_the_command_line(corpus: dict[str, Any],
     assert rows[0].startswith("name,verdict,exit_code,rule")
     assert any(",illegal,1,G4," in line for line in rows)
     r = cli(str(valid), str(illegal))
-    assert r.returncode == 1 and "INVALID at move 8" in r.stdout and "G4 1" in r.stdout
+    assert r.returncode == 1 and "INVALID at move 9" in r.stdout and "G4 1" in r.stdout
     r = cli(str(valid), "--format", "html", "--out", str(tmp_path / "r.html"))
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "r.html").read_text().startswith("<!doctype html>")

@@ -227,7 +227,7 @@ def test_get_position(client: FlaskClient, text2: str, log2: dict[str, Any]) -> 
     assert state["scores"] == {p["name"]: p["score"] for p in state["players"]}
     assert state["events"][0]["type"] == "place"
     assert set(state["events"][0]) == {"type", "player", "tile", "x", "y", "rotation"}
-    assert state["explanations"][0].startswith("Ben (blue) placed tile")  # move 10: seat 2
+    assert state["explanations"][0].startswith("Ben (blue) placed a ")  # move 10: seat 2
     assert state["svg_url"].endswith(f"/games/{game_id}/moves/10.svg")
     assert isinstance(state["tiles_left"], int) and state["next_tile"]
     final = client.get(f"/api/games/{game_id}/moves/{state['last']}").get_json()
@@ -518,7 +518,7 @@ def test_tie_explained_as_both_score() -> None:
                                       "Ben (blue) tie 1–1, both score 10 (B4)")
     event = event._replace(winners=(1,), strengths=((0, 1), (1, 2)))
     assert not event.tie
-    assert event.majority(players) == ("Ben (blue) wins 2–1 and scores 10; Ada (red) score "
+    assert event.majority(players) == ("Ben (blue) wins 2–1 and scores 10; Ada (red) scores "
                                        "nothing")
     event = event._replace(winners=(0,), strengths=((0, 1),))
     assert event.majority(players) == "Ada (red) scores 10"
@@ -526,15 +526,14 @@ def test_tie_explained_as_both_score() -> None:
 
 def test_every_event_type_is_explained() -> None:
     players = parse(generate_log("base", 2, 1)).config.players
-    assert Discard(player=0, tile="X", rule="G5").explain(
-        players).startswith("tile X could not be placed")
+    assert Discard(player=0, tile="X", rule="G5", words="a crossroads of four roads").explain(
+        players).startswith("the tile drawn (a crossroads of four roads) fits nowhere")
     assert GameEnd(scores=(3, 3), winners=(0, 1)).explain(
         players) == "game over: Ada 3, Ben 3; Ada (red) and Ben (blue) win"
     assert FigureReturned(player=1, kind="follower", x=0, y=1, location="N",
                           feature_id=3).explain(players).startswith("Ben (blue)'s follower")
-    # a kind without a sentence of its own says its fields (the bonus event carries HG7)
-    assert BonusTile(player=0, tile="HG-80", rule="HG7", feature_id=5).explain(
-        players) == "bonus: player Ada (red), tile HG-80, rule HG7, feature_id 5"
+    assert BonusTile(player=0, tile="HG-80", rule="HG7", feature_id=5, words="a lake").explain(
+        players) == "Ada (red) completed a forest with gold and draws a bonus tile: a lake (HG7)"
 
 
 @pytest.mark.parametrize("args", [("base", 4, 3, ()),

@@ -137,7 +137,7 @@ def write_html(out: IO[str], summary: Summary, title: str = "Audit",
             url = viewer_url(viewer, row)
             name = _e(row["name"])
             cell = f'<a href="{_e(url)}">{name}</a>' if url else name
-            move = row["move"] if row["move"] is not None else ""
+            move = row["move"] + 1 if isinstance(row["move"], int) else ""  # people count from 1
             w(f'<tr><td class="name">{cell}</td><td>{_e(row["verdict"])}</td>'
               f'<td>{_e(row["rule"])}</td><td>{_e(move)}</td><td>{_e(row["player"])}</td>'
               f'<td>{_e(row["message"])}</td><td>{_e(row["format"])}</td></tr>')

@@ -129,6 +129,7 @@ class JsonWriter:
         self.out.write(json.dumps({"summary": summary.as_json()}, ensure_ascii=False) + "\n")
 
 
+# "move" counts from 1 as people do (move 9 is the log entry /moves/8), as in every text
 CSV_COLUMNS = ("name", "verdict", "exit_code", "rule", "move", "player", "message", "format",
                "game", "moves_played", "finished", "scores", "winners", "sha256")
 
@@ -151,7 +152,8 @@ class CsvWriter:
         report = row["report"]
         scores = "; ".join(f"{n} {s}" for n, s in row["scores"].items())
         self.writer.writerow([_cell(x) for x in (
-            row["name"], row["verdict"], row["exit"], row["rule"], row["move"], row["player"],
+            row["name"], row["verdict"], row["exit"], row["rule"],
+            row["move"] + 1 if isinstance(row["move"], int) else None, row["player"],
             row["message"], row["format"], row["game"], report.get("moves_played"),
             report.get("finished"), scores, "; ".join(report.get("winners") or []),
             row["sha256"])])

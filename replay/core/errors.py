@@ -19,8 +19,9 @@ class LogFormatError(ReplayError):
         self.path = path
 
     def __str__(self) -> str:
-        where = self.path or "/"
-        return f"{where}: {self.message}"
+        """``/moves/3/x: message``; the message alone for the whole document (a file that
+        cannot be read names itself)."""
+        return f"{self.path}: {self.message}" if self.path else self.message
 
     def __repr__(self) -> str:
         return f"LogFormatError(message={self.message!r}, path={self.path!r})"

@@ -79,6 +79,18 @@ def generic_explain(event: Event, players: Sequence[Player]) -> str:
     return f"{event.type}: {rest}" if rest else event.type
 
 
+def worth_telling(event: Event) -> bool:
+    """Whether people are told of an event: not of a score of no points (an incomplete road
+    with an inn, a farm nobody holds)."""
+    return not (isinstance(event, Score) and event.points == 0)
+
+
+def explanations(events: Sequence[Event], players: Sequence[Player]) -> list[tuple[str, str]]:
+    """``(type, sentence)`` for each event people are told of (``worth_telling``), in order:
+    what the viewer lists for a move."""
+    return [(e.type, e.explain(players)) for e in events if worth_telling(e)]
+
+
 @event_kind
 class Score(NamedTuple):
     """A feature (or farm, flock, meadow, ...) scored: who won it, how the points were made."""
@@ -126,8 +138,8 @@ class Score(NamedTuple):
         order = sorted(strengths, key=lambda p: (-strengths[p], p))
         counts = "–".join(str(strengths[p]) for p in order)
         losers = [p for p in order if p not in winners]
-        nothing = (f"; {join_words([person(players, p) for p in losers])} score nothing"
-                   if losers else "")
+        nothing = (f"; {join_words([person(players, p) for p in losers])} "
+                   f"score{'s' if len(losers) == 1 else ''} nothing" if losers else "")
         if len(strengths) <= 1 and len(winners) == 1:
             return f"{person(players, winners[0])} scores {points}"
         top = max(strengths.values(), default=0)

@@ -65,7 +65,8 @@ def read_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> Any:
         with p.open("rb") as fh:
             data = fh.read(max_bytes + 1)
     except OSError as exc:
-        raise LogFormatError(f"cannot read file {str(p)!r}: {exc.strerror or exc}") from None
+        raise LogFormatError(f"cannot read file {str(p.absolute())!r}: "
+                             f"{exc.strerror or exc}") from None
     return decode(data, max_bytes)
 
 

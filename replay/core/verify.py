@@ -19,6 +19,16 @@ EXIT_INTERNAL = 3  # a bug of ours, never a verdict on the log
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command whose reader went away
 
 
+def move_number(index: int) -> int:
+    """The number people read for the move at ``index`` of a log's ``moves`` (0-based).
+
+    One numbering on every surface (the CLI, the web viewer, ``render --move``, the docs):
+    **move N is the N-th move of the log, counted from 1, and position N is the board after
+    it** (position 0: the start). The JSON keeps the 0-based index (``error.move``, the path
+    ``/moves/N-1``), written beside the number where a person might want the log entry."""
+    return index + 1
+
+
 @dataclass(slots=True)
 class Report:
     """The verdict on one log: valid or not, where it fails, scores, hashes, wrong claims."""
@@ -66,14 +76,16 @@ class Report:
     def _line(self) -> str:
         if self.error is not None:
             e = self.error
-            if e.get("path") is not None:
-                where = f"{e['path'] or '/'}: " if e["path"] or self.format == "log v1" else ""
+            if e.get("path") is not None:  # "": the whole file, named by the message
+                where = f"{e['path']}: " if e["path"] else ""
                 return f"{self.source}: unreadable: {where}{e['message']}"
+            notes = [e["player"]] if e.get("player") else []
             if e.get("move") is not None:
-                where = f"move {e['move']}"
+                where = f"move {move_number(e['move'])}"
+                notes.append(f"log entry /moves/{e['move']}")
             else:
                 where = "the end" if e["rule"] == "L2" else "header"
-            who = f" ({e['player']})" if e.get("player") else ""
+            who = f" ({', '.join(notes)})" if notes else ""
             return f"{self.source}: INVALID at {where}{who}: {e['rule']}: {e['message']}"
         scores = ", ".join(f"{n} {s}" for n, s in self.final_scores.items())
         if not self.finished:
@@ -151,7 +163,7 @@ def _compare(report: Report, claim: dict[str, int], actual: dict[str, int],
              move: int | None) -> None:
     for name in sorted(claim):
         if claim[name] != actual[name]:
-            where = f"after move {move}" if move is not None else "at the end"
+            where = f"after move {move_number(move)}" if move is not None else "at the end"
             report.claims.append({
                 "move": move, "player": name, "claimed": claim[name], "actual": actual[name],
                 "message": f"{name} is claimed to have {claim[name]} points {where}; "

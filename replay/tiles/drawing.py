@@ -27,6 +27,7 @@ from .features import Feature
 from .icons import CROOK, HUT, ICONS, MEEPLE, SHEEP
 from .state import Placement, TileState
 from .tileset import ROLE, TileType
+from .words import figure_words, on_feature
 
 Game = TileState
 
@@ -157,7 +158,7 @@ def board(game: Game, *, events: Sequence[Event] = (), failure: Failure | None =
                 xs.append(gx)
                 ys.append(gy)
             else:
-                banner.append((FAIL, f"(tile {tile.id} was placed at ({gx},{gy}), "
+                banner.append((FAIL, f"(the tile, {tile.words}, was placed at ({gx},{gy}), "
                                      f"far off the board)"))
     banner.extend((NOTE, note) for note in notes)
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
@@ -203,7 +204,8 @@ def _tiles(b: _Board) -> str:
         sid, _ = b.tile_ref(p.tile)
         x, y = p.cell
         out.append(f'<use class="tile" href="#{sid}" transform="{_transform(x, y, p.rot)}">'
-                   f'<title>tile {_esc(p.tile.id)} at ({x},{y}), {90 * p.rot}°</title></use>')
+                   f'<title>{_esc(p.tile.words)} at ({x},{y}), turned {90 * p.rot}° '
+                   f'(tile {_esc(p.tile.id)})</title></use>')
     out.append("</g>")
     return "".join(out)
 
@@ -328,10 +330,10 @@ def _figures(b: _Board) -> str:
         x, y = x + 9 * k, y + 7 * k
         seg_type = placement.tile.segments[seg].type
         player = game.players[fig.player]
-        role = ROLE.get(seg_type)
-        title = (f"{player.name}: {fig.kind.replace('-', ' ')}"
-                 f"{f' ({role})' if role and fig.kind in FOLLOWERS else ''} on the {seg_type} "
-                 f"at ({fig.cell[0]},{fig.cell[1]}) {fig.location}")
+        role = ROLE.get(seg_type) if fig.kind in FOLLOWERS else None
+        title = (f"{player.name}: {figure_words(fig.kind, role)} "
+                 f"{on_feature(seg_type, fig.location, fig.kind)} of the tile at "
+                 f"({fig.cell[0]},{fig.cell[1]}) ({fig.location})")
         lying = seg_type in LYING and fig.kind in FOLLOWERS
         out.append(_figure_svg(b, fig.kind, player.colour, x, y, lying, title))
         if fig.kind == "shepherd":
@@ -372,7 +374,8 @@ def _returned(b: _Board, events: Sequence[Event]) -> str:
         seg_type = placement.tile.segments[seg].type
         p = game.players[player]
         out.append(_figure_svg(b, kind, p.colour, x, y, seg_type in LYING and kind in FOLLOWERS,
-                               f"{p.name}: {kind.replace('-', ' ')} went back to the supply",
+                               f"{p.name}: {kind.replace('-', ' ')} went back to the supply "
+                               f"({ev.location})",
                                " returned"))
     if not out:
         return ""
@@ -404,7 +407,9 @@ def _ghost(b: _Board, failure: Failure, tile: TileType, cell: tuple[int, int]) -
             seg_type = tile.segments[seg].type
             out.append(_figure_svg(b, move.figure.kind, colour, x * SIZE + px, y * SIZE + py,
                                    seg_type in LYING and move.figure.kind in FOLLOWERS,
-                                   f"illegal figure at {move.figure.location}", " ghost-figure"))
+                                   f"the illegal {move.figure.kind.replace('-', ' ')} "
+                                   f"{on_feature(seg_type, move.figure.location)} "
+                                   f"({move.figure.location})", " ghost-figure"))
     out.append("</g>")
     return "".join(out)
 

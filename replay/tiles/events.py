@@ -6,6 +6,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core.events import event_kind, person
+from .words import article, figure_words, on_feature, where
+
+ROLES = {"road": "thief", "city": "knight", "field": "farmer", "cloister": "monk",
+         "forest": "gatherer", "river": "fisher", "meadow": "hunter"}
 
 if TYPE_CHECKING:
     from ..core.family import Player
@@ -21,6 +25,7 @@ class Place(NamedTuple):
     y: int
     rotation: int
     bonus: bool = False
+    words: str = ""  # the tile described for people (not in the JSON: the id says it there)
 
     @property
     def type(self) -> str:
@@ -37,8 +42,11 @@ class Place(NamedTuple):
         return f"place {self.tile} at ({self.x},{self.y}) rotation {self.rotation}"
 
     def explain(self, players: Sequence[Player]) -> str:
-        return (f"{person(players, self.player)} placed tile {self.tile} at "
-                f"({self.x},{self.y}), rotated {self.rotation}°")
+        what = self.words or "a tile"
+        turned = f", turned {self.rotation}°" if self.rotation else ""
+        bonus = " as a bonus tile" if self.bonus else ""
+        return (f"{person(players, self.player)} placed {what} at ({self.x},{self.y})"
+                f"{turned}{bonus}")
 
 
 @event_kind
@@ -68,10 +76,9 @@ class FigurePlaced(NamedTuple):
                 f"{self.location}: {self.feature}{role}")
 
     def explain(self, players: Sequence[Player]) -> str:
-        figure = self.kind.replace("-", " ")
-        as_role = f" as {self.role}" if self.role else ""
-        return (f"{person(players, self.player)} put a {figure} on the {self.feature} at "
-                f"{self.location}{as_role}")
+        figure = figure_words(self.kind, self.role)
+        return (f"{person(players, self.player)} put {article(figure)} "
+                f"{on_feature(self.feature, self.location, self.kind)}")
 
 
 @event_kind
@@ -84,6 +91,7 @@ class FigureReturned(NamedTuple):
     y: int
     location: str
     feature_id: int  # the feature it left (see docs/events.md)
+    feature: str = ""  # the segment type it stood on (not in the JSON)
 
     @property
     def type(self) -> str:
@@ -98,9 +106,12 @@ class FigureReturned(NamedTuple):
                 f"{self.location}; feature {self.feature_id}")
 
     def explain(self, players: Sequence[Player]) -> str:
-        figure = self.kind.replace("-", " ")
-        return (f"{person(players, self.player)}'s {figure} at ({self.x},{self.y}) "
-                f"{self.location} went back to the supply")
+        role = ROLES.get(self.feature) if self.kind in ("follower", "large-follower") else None
+        figure = figure_words(self.kind, role)
+        place = (on_feature(self.feature, self.location, self.kind) if self.feature
+                 else where(self.location))
+        return (f"{person(players, self.player)}'s {figure} {place} of the tile at "
+                f"({self.x},{self.y}) went back to the supply")
 
 
 @event_kind
@@ -110,6 +121,7 @@ class Discard(NamedTuple):
     player: int  # who drew it
     tile: str
     rule: str
+    words: str = ""  # the tile described (not in the JSON)
 
     @property
     def type(self) -> str:
@@ -123,5 +135,7 @@ class Discard(NamedTuple):
         return f"discard {self.tile} [{self.rule}] (drawn by {names[self.player]})"
 
     def explain(self, players: Sequence[Player]) -> str:
-        return (f"tile {self.tile} could not be placed anywhere and was discarded "
+        what = "the bonus tile" if self.rule == "HG7" else "the tile drawn"
+        words = f" ({self.words})" if self.words else ""
+        return (f"{what}{words} fits nowhere on the board and leaves the game "
                 f"({self.rule})")

@@ -153,7 +153,7 @@ class Figures:
         self.supply[fig.player][fig.kind] += 1
         self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
         self.events.append(FigureReturned(fig.player, fig.kind, fig.cell[0], fig.cell[1],
-                                          fig.location, feat.first))
+                                          fig.location, feat.first, feat.type))
 
     def figure_graphs(self) -> list[FeatureGraph]:
         """The graphs figures stand in (the feature graph, and any the family adds)."""

@@ -341,7 +341,8 @@ class TileState(Board, Figures, GameState):
         bonus = self._take_tile(tile)
         self.current = None
         placement = self._place(tile, q, cell, p)
-        self.events.append(Place(p, tile.id, move.x, move.y, move.rotation, bonus))
+        self.events.append(Place(p, tile.id, move.x, move.y, move.rotation, bonus,
+                                 tile.words))
         if move.figure is not None:
             self._put_figure(placement, move.figure)
         self._on_figure(placement, move)
@@ -359,7 +360,7 @@ class TileState(Board, Figures, GameState):
         self.remaining[tile.id] -= 1
         self.discarded.append(tile.id)
         self.hash ^= hashing.item("discard", len(self.discarded), tile.id)
-        self.events.append(Discard(self.turn, tile.id, "G5"))
+        self.events.append(Discard(self.turn, tile.id, "G5", tile.words))
         if self.tiles_left() == 0:
             self._finish()
 
@@ -450,7 +451,7 @@ class TileState(Board, Figures, GameState):
                 self.current = tile
                 return
             self.discarded.append(tile.id)
-            self.events.append(Discard(self.turn, tile.id, "G5"))
+            self.events.append(Discard(self.turn, tile.id, "G5", tile.words))
         self.current = None
         self._finish()
 

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from ..core.errors import TileSetError
 from ..core.schemas import validator
+from .words import describe_tile
 
 POSITIONS = ("NL", "N", "NR", "EL", "E", "ER", "SL", "S", "SR", "WL", "W", "WR")
 POSITION_INDEX = {name: i for i, name in enumerate(POSITIONS)}
@@ -129,6 +130,7 @@ class TileType:
     open_sides: tuple[int, ...]  # per segment: how many sides it touches (its open ends)
     fit_cache: FitCache = field(hash=False, compare=False, repr=False)
     seeds: tuple[SegmentSeed, ...] = field(hash=False, compare=False, repr=False)  # per segment
+    words: str = field(default="a tile", compare=False, repr=False)  # for people (``words``)
 
     def fits(self, key: str) -> tuple[int, ...]:
         """Quarter turns in which this tile fits a cell whose neighbours demand ``key``
@@ -246,6 +248,9 @@ def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
                                 tuple(f for f in ("inn", "cathedral") if seg.attr(f)),
                                 seg.touches, seg.type == "cloister")
                     for seg in segments),
+        words=describe_tile(tuple(segments), open_sides, raw["edges"],
+                            hill=bool(raw.get("hill")), vineyard=bool(raw.get("vineyard")),
+                            volcano=bool(raw.get("volcano"))),
     )
 
 
@@ -315,5 +320,5 @@ def _reorder(t: TileType, order: int) -> TileType:
         id=t.id, count=t.count, edges=t.edges, segments=t.segments, start=t.start,
         bonus=t.bonus, hill=t.hill, vineyard=t.vineyard, volcano=t.volcano,
         rotations=t.rotations, order=order, open_sides=t.open_sides, fit_cache=t.fit_cache,
-        seeds=t.seeds,
+        seeds=t.seeds, words=t.words,
     )

@@ -1,5 +1,8 @@
 // The upload page: check the log as it is pasted or chosen (POST /api/verify, nothing stored)
 // and say at once whether it is malformed (with the JSON path), illegal, or valid.
+// One source at a time: a chosen file wins (as on the server), so while a file is chosen the
+// text area is set aside (a note says so; what is typed there is neither checked nor stored)
+// and the live check describes the file, which is what gets stored.
 (function () {
   "use strict";
   const form = document.getElementById("upload-form");
@@ -7,6 +10,8 @@
   const area = form.querySelector("textarea[name=log]");
   const file = form.querySelector("input[type=file]");
   const out = document.getElementById("feedback");
+  const note = document.getElementById("source-note");
+  const clear = document.getElementById("clear-file");
   const limit = parseInt(form.dataset.limit, 10);
   const verifyUrl = form.dataset.verify;
   let timer = null;
@@ -17,20 +22,26 @@
     out.textContent = text;
   }
 
-  function describe(r) {
+  function describe(r, name) {
     const e = r.error;
+    const what = name ? name + ": " : "";
     if (e && e.path !== null && e.path !== undefined) {
-      show("bad", "Schema error at " + (e.path || "/") + ": " + e.message);
+      show("bad", what + "Schema error at " + (e.path || "/") + ": " + e.message);
     } else if (e) {
-      const where = e.move === null || e.move === undefined ? "in the header" : "at move " + (e.move + 1);
+      // move N is the N-th move of the log (its JSON entry /moves/N-1), as in the viewer
+      const where = e.move === null || e.move === undefined
+        ? (e.rule === "L2" ? "at the end" : "in the header")
+        : "at move " + (e.move + 1) + " (log entry /moves/" + e.move + ")";
       const who = e.player ? " (" + e.player + ")" : "";
-      show("warn", "Well-formed, but invalid " + where + who + ": " + e.rule + ": " + e.message +
+      show("warn", what + "Well-formed, but invalid " + where + who + ": " + e.rule + ": " + e.message +
         ". It can still be stored: the viewer opens at the failing move.");
     } else {
       const scores = Object.keys(r.final_scores).map(function (n) { return n + " " + r.final_scores[n]; }).join(", ");
-      show("good", r.finished
-        ? "Valid: " + r.moves_played + " moves; final scores " + scores + "; winner " + r.winners.join(", ") + "."
-        : "Valid so far: " + r.moves_played + " moves, unfinished (scores " + scores + ").");
+      const moves = r.moves_played + (r.moves_played === 1 ? " move" : " moves");
+      const winners = r.winners.length === 1 ? "winner " : "winners ";
+      show("good", what + (r.finished
+        ? "Valid: " + moves + "; final scores " + scores + "; " + winners + r.winners.join(", ") + "."
+        : "Valid so far: " + moves + ", unfinished (scores " + scores + ")."));
     }
   }
 
@@ -41,27 +52,53 @@
       show("bad", "Too large: the limit is " + limit + " bytes.");
       return;
     }
-    show("busy", "Checking…");
+    show("busy", "Checking " + name + "…");
     fetch(verifyUrl + "?name=" + encodeURIComponent(name), {
       method: "POST", headers: { "Content-Type": "application/json" }, body: text,
     }).then(function (r) {
       if (r.status === 413) throw new Error("too large");
       return r.json();
     }).then(function (report) {
-      if (mine === seq) describe(report);
+      if (mine === seq) describe(report, name === "pasted log" ? "" : name);
     }).catch(function (err) {
       if (mine === seq) show("bad", err.message === "too large" ? "Too large: the limit is " + limit + " bytes." : "Could not reach the server to check the log.");
     });
   }
 
+  function fileChosen() {
+    const f = file.files && file.files[0];
+    area.classList.toggle("set-aside", Boolean(f));
+    area.title = f ? "Set aside: the chosen file " + f.name + " is what will be stored" : "";
+    if (note) note.hidden = !f;
+    if (!f) {
+      check(area.value, "pasted log");
+      return;
+    }
+    if (f.size > limit) {
+      seq++;
+      show("bad", "Too large: " + f.name + " is " + f.size + " bytes; the limit is " + limit + " bytes.");
+      return;
+    }
+    f.text().then(function (t) { check(t, f.name); });
+  }
+
   area.addEventListener("input", function () {
+    if (file.files && file.files[0]) return;  // the file wins: nothing typed is stored
     clearTimeout(timer);
     timer = setTimeout(function () { check(area.value, "pasted log"); }, 250);
   });
-  file.addEventListener("change", function () {
-    const f = file.files[0];
-    if (!f) return;
-    if (f.size > limit) { show("bad", "Too large: " + f.name + " is " + f.size + " bytes; the limit is " + limit + " bytes."); return; }
-    f.text().then(function (t) { check(t, f.name); });
+  file.addEventListener("change", fileChosen);
+  if (clear) {
+    clear.addEventListener("click", function () {
+      file.value = "";
+      fileChosen();
+    });
+  }
+  form.addEventListener("submit", function (ev) {
+    if (!(file.files && file.files[0]) && !area.value.trim()) {
+      ev.preventDefault();
+      show("bad", "Nothing to store yet: choose a file or paste a log.");
+    }
   });
+  if (file.files && file.files[0]) fileChosen();  // a file the browser kept (back button)
 })();

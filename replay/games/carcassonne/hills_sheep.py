@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.errors import IllegalMove
-from ...core.events import cells_text, event_kind, generic_explain, person
+from ...core.events import cells_text, event_kind, join_words, person
 from ...core.family import Expansion, Option
 from ...core.rng import SeededStream
 from ...tiles.features import Feature, Figure
@@ -455,7 +455,8 @@ class TokenDraw(NamedTuple):
                 f"{cells_text(self.cells)}; feature {self.feature_id}")
 
     def explain(self, players: Sequence[Player]) -> str:
-        return f"{person(players, self.player)} drew {self.token} for the flock ({self.rule})"
+        token = "a wolf" if self.sheep == 0 else self.token
+        return f"{person(players, self.player)} drew {token} for the flock ({self.rule})"
 
 
 @event_kind
@@ -483,7 +484,9 @@ class Wolf(NamedTuple):
                 f"{cells_text(self.cells)}; feature {self.feature_id}")
 
     def explain(self, players: Sequence[Player]) -> str:
-        return generic_explain(self, players)
+        lost = join_words(list(self.tokens))
+        flock = f"the flock ({lost})" if lost else "the flock"
+        return f"a wolf: {flock} is lost and its shepherds go home ({self.rule})"
 
 
 @event_kind
@@ -505,4 +508,5 @@ class HiddenTile(NamedTuple):
         return f"hidden under the hill: {self.tile} [{self.rule}]"
 
     def explain(self, players: Sequence[Player]) -> str:
-        return generic_explain(self, players)
+        return (f"the next tile of the pile goes under the hill {person(players, self.player)} "
+                f"placed, unseen and out of the game ({self.rule})")

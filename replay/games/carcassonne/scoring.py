@@ -109,4 +109,5 @@ def farm_scoring(game: Game, feats: list[Feature]) -> None:
         game.emit(score_event(
             "farm", "final", 4, winners, strengths,
             f"complete city of {_n(len(city.tiles), 'tile')}: "
-            f"{_n(len(flds), 'field')} with farmers touch it = 4", "B8", cells, city.first))
+            f"{_n(len(flds), 'field')} with farmers "
+            f"{'touches' if len(flds) == 1 else 'touch'} it = 4", "B8", cells, city.first))

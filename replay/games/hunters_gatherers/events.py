@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ...core.events import event_kind, generic_explain
+from ...core.events import event_kind, person
 
 if TYPE_CHECKING:
     from ...core.family import Player
@@ -19,6 +19,7 @@ class BonusTile(NamedTuple):
     tile: str
     rule: str
     feature_id: int  # the forest with gold that earned it (see docs/events.md)
+    words: str = ""  # the tile described for people (not in the JSON)
 
     @property
     def type(self) -> str:
@@ -33,4 +34,6 @@ class BonusTile(NamedTuple):
                 f"{self.feature_id}")
 
     def explain(self, players: Sequence[Player]) -> str:
-        return generic_explain(self, players)
+        what = f": {self.words}" if self.words else ""
+        return (f"{person(players, self.player)} completed a forest with gold and draws a "
+                f"bonus tile{what} ({self.rule})")

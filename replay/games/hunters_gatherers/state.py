@@ -176,7 +176,7 @@ class HuntersGatherersState(TileState):
         if self.bonus_due:
             self._bonus_taken(tile)
             self.discarded.append(tile.id)
-            self.events.append(Discard(self.turn, tile.id, "HG7"))
+            self.events.append(Discard(self.turn, tile.id, "HG7", tile.words))
             return
         super()._discard(tile)
 
@@ -212,10 +212,11 @@ class HuntersGatherersState(TileState):
         tile = self.bonus_stack[self.bonus_pos]
         self.bonus_pos += 1
         self.hash ^= hashing.item("bonus-pos", self.bonus_pos)
-        self.events.append(BonusTile(self.turn, tile.id, "HG7", forest.first))
+        self.events.append(BonusTile(self.turn, tile.id, "HG7", forest.first,
+                                          tile.words))
         if not self.can_place(tile):
             self.discarded.append(tile.id)
-            self.events.append(Discard(self.turn, tile.id, "HG7"))
+            self.events.append(Discard(self.turn, tile.id, "HG7", tile.words))
             return
         self.bonus_due = True
         self.pending_bonus = tile

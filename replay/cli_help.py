@@ -1,0 +1,93 @@
+"""The words of the command line: the version, each command's examples, and a progress
+counter for long runs (on stderr, only on a terminal)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from importlib import metadata
+from typing import TextIO
+
+NUMBERING = ("Moves are numbered from 1: move N is the N-th move of the log and position N the "
+             "board after it (0: the start); the JSON names the same move /moves/N-1.")
+
+EXAMPLES: dict[str, str] = {
+    "verify": """examples:
+  python -m replay verify game.json
+  python -m replay verify games/*.json            # one line each, then a summary line
+  python -m replay verify --json game.json | jq .valid
+  python -m replay verify -v save.jcz             # a JCloisterZone save, with its import notes
+
+  A line "INVALID at move 9 (log entry /moves/8)" names the 9th move of the log.""",
+    "generate": """examples:
+  python -m replay generate > game.json                       # one 2-player game, seed 0
+  python -m replay generate --players 4 --seed 7 --expansions inns-cathedrals,hills-sheep
+  python -m replay generate --game hunters-gatherers --count 100 --out games/
+  python -m replay generate --small-city 4 --farm-scoring per-field > variant.json""",
+    "import": """examples:
+  python -m replay import save.jcz > game.json
+  python -m replay import -o logs/ saves/*.jcz bga/*.json""",
+    "render": """examples:
+  python -m replay render game.json -o end.svg              # the last position
+  python -m replay render game.json --move 9 -o move9.svg   # the board after move 9
+  python -m replay render game.json --move 0 --size 800     # the start, 800 pixels wide""",
+    "serve": """examples:
+  python -m replay serve                                    # http://127.0.0.1:5000/, games.db here
+  python -m replay serve --host 0.0.0.0 --port 8080 --db /var/lib/replay/games.db
+  python -m replay serve --debug                            # Werkzeug, one process""",
+}
+
+
+def version() -> str:
+    """The installed version of the package (the source tree's when it is not installed)."""
+    try:
+        return metadata.version("carcassonne-replay")
+    except metadata.PackageNotFoundError:
+        return "0.1.0"
+
+
+class Progress:
+    """``label k/n`` rewritten in place on stderr while a long run goes on, then erased; silent
+    when stderr is not a terminal (a pipe, a log file, CI) or ``enabled`` is false."""
+
+    def __init__(self, total: int, label: str, *, enabled: bool = True,
+                 stream: TextIO | None = None, every: float = 0.1) -> None:
+        self.stream = stream or sys.stderr
+        self.total = total
+        self.label = label
+        self.done = 0
+        self.every = every
+        self.shown = 0.0
+        self.started = time.monotonic()
+        self.on = enabled and total > 1 and self.stream.isatty()
+
+    def tick(self, step: int = 1) -> None:
+        """One more item done (redrawn at most every ``every`` seconds, and at the last)."""
+        self.done += step
+        if not self.on:
+            return
+        now = time.monotonic()
+        if now - self.shown < self.every and self.done < self.total:
+            return
+        self.shown = now
+        rate = self.done / max(now - self.started, 1e-9)
+        left = (self.total - self.done) / rate if rate else 0.0
+        eta = f", about {left:.0f} s left" if self.done < self.total and left >= 1 else ""
+        print(f"\r{self.label} {self.done}/{self.total}{eta}\033[K", end="",
+              file=self.stream, flush=True)
+
+    def close(self) -> None:
+        """Erase the counter line."""
+        if self.on and self.done:
+            print("\r\033[K", end="", file=self.stream, flush=True)
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def plural(n: int, word: str) -> str:
+    """``1 file``, ``2 files``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"

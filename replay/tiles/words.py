@@ -1,0 +1,189 @@
+"""Words for people: a tile type described (``a city cap with a road curve``), a location on a
+tile (``to the north-west``) and a figure put somewhere (``a knight in the city to the north``).
+
+The codes (tile ids such as ``W`` or ``HG-37``, half-side locations such as ``NL``) stay in
+the JSON of the events and in tooltips; what a person reads is built here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .tileset import Segment
+
+# A half side (or a side) of a tile, as the direction it lies in from the tile's centre. "NL"
+# is the left half of the north side seen from the centre: its western half.
+DIRECTION = {
+    "N": "north", "E": "east", "S": "south", "W": "west",
+    "NL": "north-west", "NR": "north-east", "EL": "north-east", "ER": "south-east",
+    "SL": "south-east", "SR": "south-west", "WL": "south-west", "WR": "north-west",
+}
+
+# How a figure stands on a feature of each type: "in the city", "on the road", "by the lake".
+PREPOSITION = {"road": "on", "river": "on", "lake": "by"}
+
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 tile``, ``2 tiles``; ``words`` when the plural is not ``word + "s"``."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def count_word(n: int) -> str:
+    """``one``, ``two`` ... (digits above eight)."""
+    return NUMBERS[n] if 0 <= n < len(NUMBERS) else str(n)
+
+
+def where(location: str) -> str:
+    """A location of a tile in words: ``to the north-west`` (half sides), ``in the middle``
+    for a named place (cloister, lake), the code itself when it is unknown."""
+    direction = DIRECTION.get(location)
+    if direction is not None:
+        return f"to the {direction}"
+    return "in the middle"
+
+
+def on_feature(feature: str, location: str, kind: str = "") -> str:
+    """Where a figure stands: ``in the city to the north``, ``in the cloister``, ``by the
+    lake`` (a hut stands by its river)."""
+    prep = "by" if kind == "hut" else PREPOSITION.get(feature, "in")
+    if location in DIRECTION:
+        return f"{prep} the {feature} {where(location)}"
+    return f"{prep} the {feature}"
+
+
+def figure_words(kind: str, role: str | None) -> str:
+    """A figure as people call it: ``knight``, ``knight (large follower)``, ``hut``,
+    ``shepherd``."""
+    label = kind.replace("-", " ")
+    if kind == "follower" and role:
+        return role
+    if role and role != kind:
+        return f"{role} ({label})"
+    return label
+
+
+def article(noun: str) -> str:
+    """``a knight``, ``an inn``."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+# --------------------------------------------------------------------------- tiles
+
+_CITY_SHAPES = {1: "city cap", 2: "city", 3: "three-sided city", 4: "city on every side"}
+_ANIMALS = ("deer", "mammoth", "aurochs", "tiger")
+_ANIMAL_PLURALS = {"mammoth": "mammoths", "tiger": "tigers"}
+
+
+def describe_tile(segments: tuple[Segment, ...], open_sides: tuple[int, ...], edges: str, *,
+                  hill: bool = False, vineyard: bool = False, volcano: bool = False,
+                  bonus: bool = False) -> str:
+    """A tile type in a few words, from its segments: ``a city cap with a road curve``,
+    ``a cloister with a road``, ``a river into a lake with 2 fish; a forest with gold``."""
+    by_type: dict[str, list[Segment]] = {}
+    for seg in segments:
+        by_type.setdefault(seg.type, []).append(seg)
+    base = _carcassonne_parts(by_type, open_sides, edges)
+    land = _hg_parts(by_type)
+    texts = []
+    if base:
+        texts.append(base[0] if len(base) == 1
+                     else base[0] + " with " + " and ".join(base[1:]))
+    if land:
+        texts.append(", ".join(land[:-1]) + " and " + land[-1] if len(land) > 1 else land[0])
+    out = "; ".join(texts) or "a tile"
+    extras = [w for w, flag in (("a vineyard", vineyard), ("a volcano", volcano)) if flag]
+    if extras:
+        out += (" and " if " with " in out else " with ") + " and ".join(extras)
+    if hill:
+        out += " on a hill"
+    return ("a bonus tile: " if bonus else "") + out
+
+
+def _carcassonne_parts(by_type: dict[str, list[Segment]], open_sides: tuple[int, ...],
+                       edges: str) -> list[str]:
+    parts: list[str] = []
+    cities = by_type.get("city", [])
+    if cities:
+        if len(cities) > 1:
+            parts.append(f"{count_word(len(cities))} city caps")
+        else:
+            c = cities[0]
+            n = open_sides[c.index]
+            shape = _CITY_SHAPES.get(n, "city")
+            if n == 2:
+                sides = [i for i, e in enumerate(edges) if e == "C"]
+                shape = "city across the tile" if sides in ([0, 2], [1, 3]) else "city corner"
+            parts.append(article(shape))
+        pennants = sum(c.attr("pennants") for c in cities)
+        if pennants:
+            parts.append("a pennant" if pennants == 1 else f"{count_word(pennants)} pennants")
+        if any(c.attr("cathedral") for c in cities):
+            parts.append("a cathedral")
+    if by_type.get("cloister"):
+        parts.insert(0, "a cloister")
+    roads = by_type.get("road", [])
+    if roads:
+        ends = [r for r in roads if open_sides[r.index] == 1]
+        if len(roads) == 1 and open_sides[roads[0].index] == 2:
+            sides = [i for i, e in enumerate(edges) if e == "R"]
+            parts.append("a straight road" if sides in ([0, 2], [1, 3]) else "a road curve")
+        elif len(ends) >= 3 and not by_type.get("cloister"):
+            parts.append(f"a crossroads of {count_word(len(ends))} roads")
+        elif len(roads) == 1:
+            parts.append("a road")
+        else:
+            parts.append(f"{count_word(len(roads))} roads")
+        if any(r.attr("inn") for r in roads):
+            parts.append("an inn")
+    if not parts and by_type.get("field"):
+        parts.append("a field")
+    return parts
+
+
+def _hg_parts(by_type: dict[str, list[Segment]]) -> list[str]:
+    parts: list[str] = []
+    rivers = by_type.get("river", [])
+    lakes = by_type.get("lake", [])
+    if rivers:
+        word = "a river" if len(rivers) == 1 else f"{count_word(len(rivers))} rivers"
+        if any(r.attr("spring") for r in rivers):
+            word += " from a spring"
+        if lakes:
+            word += " into a lake"
+        parts.append(word)
+    elif lakes:
+        parts.append("a lake")
+    fish = sum(s.attr("fish") for s in lakes + rivers)
+    if fish and parts:
+        parts[-1] += " with " + plural(fish, "fish", "fish")
+    forests = by_type.get("forest", [])
+    if forests:
+        word = "a forest" if len(forests) == 1 else f"{count_word(len(forests))} forests"
+        gold = sum(f.attr("gold") for f in forests)
+        if gold:
+            word += " with gold"
+        if any(f.attr("mushrooms") for f in forests):
+            word += " and mushrooms" if gold else " with mushrooms"
+        parts.append(word)
+    meadows = by_type.get("meadow", [])
+    animals = []
+    for animal in _ANIMALS:
+        n = sum(m.attr(animal) for m in meadows)
+        if n:
+            animals.append(plural(n, animal, _ANIMAL_PLURALS.get(animal, animal)))
+    if meadows:
+        word = "a meadow" if len(meadows) == 1 else f"{count_word(len(meadows))} meadows"
+        if any(m.attr("fire") for m in meadows):
+            word += " with a fire"
+        if any(m.attr("sacred") for m in meadows):
+            word += " with a sacred place"
+        if animals:
+            word += " (" + ", ".join(animals) + ")"
+        if rivers or forests or lakes:
+            parts.append(word)
+        else:
+            parts.insert(0, word)
+    return parts
