@@ -35,7 +35,8 @@
     const pic = svg();
     const b = frame();
     if (!pic || !b.w || !b.h) return;
-    const v = view || fitted(pic, b);
+    const fit = fitted(pic, b); // (remembers the picture's own viewBox before it changes)
+    const v = view || fit;
     const box = [v.cx - b.w / 2 / v.s, v.cy - b.h / 2 / v.s, b.w / v.s, b.h / v.s];
     pic.setAttribute("viewBox", box.map(function (x) { return x.toFixed(1); }).join(" "));
     pane.classList.toggle("zoomed", view !== null);
