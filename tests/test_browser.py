@@ -329,7 +329,7 @@ def test_a_score_lights_its_feature_and_a_badge_its_line(server: str, page: Any,
     expect(line).to_have_class(re.compile(r"\bon\b"))
     caption = page.locator("#caption")
     expect(caption).to_be_visible()
-    expect(caption).to_have_text(line.text_content() or "")
+    expect(caption).to_have_text(line.locator(".text").text_content() or "")
     page.keyboard.press("Escape")
     expect(caption).to_be_hidden()
 

@@ -211,7 +211,8 @@
     });
     const line = document.querySelector("#events " + sel);
     if (caption && line) {
-      caption.textContent = line.textContent;
+      const text = line.querySelector(".text") || line;
+      caption.textContent = text.textContent;
       caption.style.borderColor = line.style.getPropertyValue("--c") || "";
       caption.hidden = false;
     }
