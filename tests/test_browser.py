@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -17,6 +18,9 @@ from typing import Any
 import pytest
 from werkzeug.serving import make_server
 
+from replay.core.events import Score
+from replay.core.playback import play_through
+from replay.core.record import parse
 from replay.generate import dumps, generate_log
 from web.app import create_app
 
@@ -251,3 +255,242 @@ def test_audit_report_opens_in_chromium(server: str, page: Any, tmp_path: Path) 
     page.locator("#failures a", has_text="edge-mismatch.json").click()
     page.wait_for_url("**/moves/9")
     expect(page.locator("#board svg.carcassonne-board")).to_be_visible()
+
+
+# ---------------------------------------------------------------- zoom, links, phone, help
+
+PHONE = {"width": 390, "height": 844}
+FAMILIES = {"base": ("base", 4, 3, ()),
+            "base-ic-hs": ("base", 3, 5, ("inns-cathedrals", "hills-sheep")),
+            "hunters-gatherers": ("hunters-gatherers", 4, 3, ())}
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context.set_default_timeout(10_000)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def view_box(pg: Any) -> list[float]:
+    text: str = pg.locator("#board svg.carcassonne-board").get_attribute("viewBox")
+    return [float(v) for v in text.split()]
+
+
+def scale(pg: Any) -> float:
+    return float(pg.locator("#board-pane").get_attribute("data-scale"))
+
+
+def scored_move(log: dict[str, Any]) -> tuple[int, int]:
+    """A move that scores a feature during play, with points: (position, event index)."""
+    record = play_through(parse(log))
+    for k, events in enumerate(record.events):
+        for i, e in enumerate(events):
+            if isinstance(e, Score) and e.phase == "play" and e.points and e.winners:
+                return k + 1, i
+    raise AssertionError("no scoring move")
+
+
+def test_zoom_and_pan_are_kept_while_stepping(server: str, page: Any,
+                                              game4: dict[str, Any]) -> None:
+    game = store(server, game4)
+    base = f"{server}/games/{game['id']}/moves/"
+    page.goto(base + "30")
+    fit = scale(page)
+    expect(page.locator("#zoom")).to_be_visible()
+    page.keyboard.press("+")
+    assert scale(page) == pytest.approx(fit * 1.5, rel=0.01)
+    box = page.locator("#board").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(cx, cy)
+    page.mouse.wheel(0, -300)
+    zoomed = scale(page)
+    assert zoomed > fit * 1.5
+    before = view_box(page)
+    page.mouse.down()
+    page.mouse.move(cx + 60, cy + 40, steps=4)
+    page.mouse.up()
+    moved = view_box(page)
+    assert moved[0] == pytest.approx(before[0] - 60 / zoomed, abs=0.5)
+    assert moved[1] == pytest.approx(before[1] - 40 / zoomed, abs=0.5)
+    assert page.url == base + "30"  # a drag is not a click
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url(base + "31")
+    expect(page.locator("#board-pane")).to_have_class(re.compile("zoomed"))
+    assert scale(page) == pytest.approx(zoomed, rel=0.001)
+    last = page.locator("#board rect.last")
+    x, y = float(last.get_attribute("x")), float(last.get_attribute("y"))
+    vb = view_box(page)
+    assert vb[0] <= x and x + 95 <= vb[0] + vb[2] and vb[1] <= y and y + 95 <= vb[1] + vb[3]
+    page.screenshot(path=str(OUT / "zoomed-desktop.png"))
+    page.keyboard.press("0")
+    expect(page.locator("#board-pane")).not_to_have_class(re.compile("zoomed"))
+    assert scale(page) == pytest.approx(fit, rel=0.2)
+    page.click("#zoom button[data-zoom=in]")
+    assert scale(page) > fit
+
+
+def test_far_zoom_brings_the_last_tile_into_view(server: str, page: Any,
+                                                 game4: dict[str, Any]) -> None:
+    game = store(server, game4)
+    base = f"{server}/games/{game['id']}/moves/"
+    page.goto(base + "40")
+    for _ in range(4):
+        page.keyboard.press("+")
+    box = page.locator("#board").bounding_box()
+    page.mouse.move(box["x"] + 10, box["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] - 10, box["y"] + box["height"] - 10, steps=3)
+    page.mouse.up()
+    for n in (41, 42, 43):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url(base + str(n))
+        last = page.locator("#board rect.last")
+        x, y = float(last.get_attribute("x")), float(last.get_attribute("y"))
+        vb = view_box(page)
+        assert vb[0] <= x and x + 95 <= vb[0] + vb[2], (n, vb, x)
+        assert vb[1] <= y and y + 95 <= vb[1] + vb[3], (n, vb, y)
+
+
+def test_a_score_lights_its_feature_and_a_badge_its_line(server: str, page: Any,
+                                                         game4: dict[str, Any]) -> None:
+    game = store(server, game4)
+    n, i = scored_move(game4)
+    page.goto(f"{server}/games/{game['id']}/moves/{n}")
+    line = page.locator(f'#events li.ev-score[data-ev="{i}"]')
+    feature = page.locator(f'#board g.hl[data-ev="{i}"]')
+    expect(feature).to_have_count(1)
+    line.hover()
+    expect(feature).to_have_class(re.compile(r"\bon\b"))
+    expect(page.locator("#board svg.carcassonne-board")).to_have_class(re.compile("focus"))
+    fill = feature.get_attribute("fill")
+    assert fill and fill.startswith("#") and fill != "#ffd21f"  # the scorer's colour
+    page.screenshot(path=str(OUT / "link-line-to-feature.png"))
+    page.mouse.move(5, 5)
+    expect(feature).not_to_have_class(re.compile(r"\bon\b"))
+    badge = page.locator(f'#board g.popup[data-ev="{i}"]').first
+    badge.click()
+    expect(line).to_have_class(re.compile(r"\bon\b"))
+    caption = page.locator("#caption")
+    expect(caption).to_be_visible()
+    expect(caption).to_have_text(line.locator(".text").text_content() or "")
+    page.keyboard.press("Escape")
+    expect(caption).to_be_hidden()
+
+
+def test_help_overlay(server: str, page: Any, game4: dict[str, Any]) -> None:
+    game = store(server, game4)
+    page.goto(f"{server}/games/{game['id']}/moves/5")
+    help_box = page.locator("#help")
+    expect(help_box).to_be_hidden()
+    page.keyboard.press("?")
+    expect(help_box).to_be_visible()
+    expect(help_box).to_contain_text("Keys and gestures")
+    page.screenshot(path=str(OUT / "help.png"))
+    page.keyboard.press("ArrowRight")  # the help is modal: no step
+    page.keyboard.press("Escape")
+    expect(help_box).to_be_hidden()
+    assert page.url.endswith("/moves/5")
+    page.click("#zoom button[data-help]")
+    expect(help_box).to_be_visible()
+    page.click("#help button[data-help-close]")
+    expect(help_box).to_be_hidden()
+
+
+def swipe(pg: Any, x0: float, y0: float, x1: float, y1: float) -> None:
+    cdp = pg.context.new_cdp_session(pg)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart",
+                                          "touchPoints": [{"x": x0, "y": y0}]})
+    for k in range(1, 6):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": x0 + (x1 - x0) * k / 5, "y": y0 + (y1 - y0) * k / 5}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_touch_stepping_on_a_phone(server: str, phone: Any, game4: dict[str, Any]) -> None:
+    game = store(server, game4)
+    base = f"{server}/games/{game['id']}/moves/"
+    phone.goto(base + "10")
+    nxt = phone.locator('#controls a[aria-label="next move"]')
+    hit = nxt.bounding_box()
+    assert hit["width"] >= 44 and hit["height"] >= 44
+    for button in phone.locator("#zoom button").all():
+        b = button.bounding_box()
+        assert b["width"] >= 44 and b["height"] >= 44
+    nxt.tap()
+    phone.wait_for_url(base + "11")
+    box = phone.locator("#board").bounding_box()
+    mid = box["y"] + box["height"] / 2
+    swipe(phone, box["x"] + 300, mid, box["x"] + 60, mid + 10)
+    phone.wait_for_url(base + "12")
+    expect(phone.locator("#counter")).to_contain_text("move 12 /")
+    swipe(phone, box["x"] + 60, mid, box["x"] + 300, mid)
+    phone.wait_for_url(base + "11")
+    # zoomed in, a drag moves the board instead of stepping
+    phone.keyboard.press("+")
+    before = view_box(phone)
+    swipe(phone, box["x"] + 300, mid, box["x"] + 60, mid)
+    assert phone.url == base + "11"
+    assert view_box(phone)[0] > before[0]
+
+
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_every_page_fits_a_phone(server: str, phone: Any, name: str) -> None:
+    log = generate_log(*FAMILIES[name])
+    game = store(server, log)
+    last = len(log["moves"])
+    pages = [f"/games/{game['id']}/moves/{last}", f"/games/{game['id']}/moves/{last // 2}"]
+    if name == "base":
+        pages += ["/games", "/upload", "/games/0123456789abcdef", "/games?sort=moves&order=asc"]
+    for path in pages:
+        phone.goto(server + path)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], (path, width)
+    phone.goto(f"{server}/games/{game['id']}/moves/{last}")
+    expect(phone.locator("#result")).to_be_in_viewport()
+    expect(phone.locator("#controls")).to_be_in_viewport()
+    phone.screenshot(path=str(OUT / f"{name}-phone.png"))
+    phone.screenshot(path=str(OUT / f"{name}-phone-full.png"), full_page=True)
+
+
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_desktop_screenshots(server: str, page: Any, name: str) -> None:
+    log = generate_log(*FAMILIES[name])
+    game = store(server, log)
+    last = len(log["moves"])
+    page.goto(f"{server}/games/{game['id']}/moves/{last}")
+    expect(page.locator("#result")).to_be_in_viewport()
+    expect(page.locator("#result")).to_contain_text("wins")
+    expect(page.locator("#events .ev-end")).to_be_in_viewport()
+    page.screenshot(path=str(OUT / f"{name}-desktop.png"))
+    score = page.locator("#events li.ev-score").first
+    score.click()
+    page.screenshot(path=str(OUT / f"{name}-desktop-linked.png"))
+
+
+def test_library_sorts_and_fits_a_phone(server: str, phone: Any, game4: dict[str, Any]) -> None:
+    store(server, game4)
+    bad = copy.deepcopy(game4)
+    assert len(bad["moves"]) == 71
+    bad["moves"][8].update({"x": 0, "y": 0})
+    bad.pop("claims")
+    bad["players"][1]["name"] = "Quentin"
+    store(server, bad)
+    phone.goto(f"{server}/games?sort=moves&order=asc")
+    expect(phone.locator(".sortby a[aria-current]")).to_contain_text("Moves")
+    row = phone.locator("table.library tbody tr").first
+    expect(row).to_contain_text("8 of 71")  # the illegal game stopped first
+    expect(row).to_contain_text("invalid · G4 · move 9")
+    opener = row.locator("a.open")
+    expect(opener).to_be_in_viewport()
+    assert opener.bounding_box()["height"] >= 44
+    phone.fill("input[name=player]", "quent")
+    phone.locator("form.filters button").tap()
+    expect(phone.locator(".count")).to_contain_text("1 game")
+    phone.screenshot(path=str(OUT / "library-phone.png"), full_page=True)

@@ -93,7 +93,7 @@ def test_an_uploaded_save_is_stored_with_its_original(app: Flask) -> None:
                         content_type="multipart/form-data")
     assert again.status_code == 303
     library = client.get("/games").data.decode()
-    assert "from JCloisterZone" in library
+    assert 'class="source">JCloisterZone' in library
     page = client.get(client.get(f"/games/{body['id']}").headers["Location"]).data.decode()
     assert "Imported from a JCloisterZone" in page and "original" in page
 

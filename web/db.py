@@ -219,10 +219,21 @@ def _like(text: str) -> str:
     return f"%{escaped}%"
 
 
+SORTS = {  # the library's orders: name -> SQL (always ending in a unique key)
+    "date": "created {d}, id {d}",
+    "moves": "moves_played {d}, created desc, id",
+    "game": "game {d}, expansions {d}, created desc, id",
+    "verdict": "verdict {d}, finished {d}, created desc, id",
+    "players": "json_array_length(players) {d}, players {d}, created desc, id",
+    "source": "source_format {d}, created desc, id",
+}
+
+
 def search(db: Database, verdict: str | None = None, player: str | None = None,
-           limit: int = 50, offset: int = 0) -> tuple[list[GameRow], int]:
-    """Games, newest first, filtered by verdict and by (part of) a player's name; and how many
-    games match in all."""
+           limit: int = 50, offset: int = 0, sort: str = "date",
+           descending: bool = True) -> tuple[list[GameRow], int]:
+    """Games filtered by verdict and by (part of) a player's name, in the order ``sort`` names
+    (one of ``SORTS``; by default newest first); and how many games match in all."""
     where = []
     params: dict[str, Any] = {"limit": limit, "offset": offset}
     if verdict in VERDICTS:
@@ -234,6 +245,7 @@ def search(db: Database, verdict: str | None = None, player: str | None = None,
         params["player"] = _like(player)
     clause = f" where {' and '.join(where)}" if where else ""
     total = next(db.query(f"select count(*) as n from games{clause}", params))["n"]
-    rows = db.query(f"select {LIST_COLUMNS} from games{clause} order by created desc, id "
+    order = SORTS.get(sort, SORTS["date"]).format(d="desc" if descending else "asc")
+    rows = db.query(f"select {LIST_COLUMNS} from games{clause} order by {order} "
                     f"limit :limit offset :offset", params)
     return [GameRow.from_row(r) for r in rows], int(total)

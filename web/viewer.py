@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
 from replay import svg
-from replay.core.events import Event
+from replay.core.colours import PLAYER_COLOURS
+from replay.core.events import Event, Score, worth_telling
+from replay.core.family import GameState
+from replay.tiles import drawing
 
 from .games import Entry, Summary
 
@@ -24,6 +28,19 @@ class Seat:
     supply: tuple[tuple[str, int], ...]
     to_play: bool
     winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One explanation: the event it explains (its index in the move's events, which the board
+    pieces it links to carry as ``data-ev``), its kind and text; for a score, who gained what."""
+
+    index: int
+    kind: str  # the event type
+    text: str
+    phase: str = ""  # a score's phase: "play" or "final"
+    gains: tuple[tuple[str, str, int], ...] = ()  # (fill, text colour, points) per winner
+    fill: str = ""  # the scorer's colour (the first winner's)
 
 
 @dataclass(slots=True)
@@ -44,6 +61,22 @@ class View:
     next_tile_svg: str = ""
     finished: bool = False
     header_error: str | None = None
+    items: list[Line] = field(default_factory=list)
+
+    @property
+    def end(self) -> Line | None:
+        """The game-over line of this move, if it has one."""
+        return next((x for x in self.items if x.kind == "end"), None)
+
+    @property
+    def returned(self) -> list[Line]:
+        """The figures that went back to their supply (shown folded: there can be many)."""
+        return [x for x in self.items if x.kind == "return"]
+
+    @property
+    def shown(self) -> list[Line]:
+        """The other lines, in the order they happened."""
+        return [x for x in self.items if x.kind not in ("end", "return")]
 
     @property
     def last(self) -> int:
@@ -71,7 +104,8 @@ def build(entry: Entry, n: int, draw: bool = True) -> View:
     pos = svg.position(entry.parsed, n)
     game = pos.state
     notes = svg.claim_notes(entry.parsed, n, entry.report) if pos.failure is None else ()
-    board = (svg.board(game, events=pos.events, failure=pos.failure, notes=notes)
+    board = (linked_board(game, pos.events, svg.board(game, events=pos.events,
+                                                      failure=pos.failure, notes=notes))
              if draw else "")
     players = game.players
     gained = _gained(summary, n)
@@ -86,12 +120,75 @@ def build(entry: Entry, n: int, draw: bool = True) -> View:
     status = game.status()
     view = View(entry, n, board, seats, events=pos.events, failure=pos.failure,
                 notes=notes, tiles_left=status.get("tiles_left"), finished=game.finished)
-    view.lines = [(e.type, e.explain(players)) for e in pos.events]
+    lines = [(e.type, e.explain(players)) for e in pos.events]
+    # a score of no points is not told (worth_telling); the kept lines keep their event index,
+    # which the board's layers and badges are tagged with
+    view.items = [_line(i, e, text, seats) for i, (e, (_, text)) in
+                  enumerate(zip(pos.events, lines, strict=True)) if worth_telling(e)]
+    view.lines = [line for e, line in zip(pos.events, lines, strict=True) if worth_telling(e)]
     if status.get("next_tile") is not None and pos.failure is None:
         view.next_tile = status["next_tile"]
         if draw:
             view.next_tile_svg = svg.next_piece(game, 56)
     return view
+
+
+def _line(index: int, event: Event, text: str, seats: list[Seat]) -> Line:
+    if isinstance(event, Score):
+        won = [w for w in event.winners if 0 <= w < len(seats)]
+        gains = tuple((seats[w].fill, text_on(seats[w].fill), event.points) for w in won)
+        return Line(index, event.type, text, event.phase, gains,
+                    seats[won[0]].fill if won else NOBODY)
+    return Line(index, event.type, text)
+
+
+NOBODY = "#8a8a8a"  # the colour of a feature nobody scored
+
+
+def text_on(fill: str) -> str:
+    """Text that reads on a player colour."""
+    return "#1b1b1b" if fill in (PLAYER_COLOURS["yellow"], PLAYER_COLOURS["grey"]) else "#ffffff"
+
+
+POPUP = re.compile(r'<g class="popup" ')
+
+
+def linked_board(game: GameState, events: list[Event], board: str) -> str:
+    """The board with every scored feature in a layer of its own, tinted in its scorer's colour
+    and named by its event (``<g class="hl" data-ev="i">``), instead of one yellow layer for
+    all; and every "+N" badge named by its event too (``data-ev``, ``data-seat``), so that the
+    page can link the explanations to the board both ways. Boards of other kinds are left as
+    they are."""
+    if not isinstance(game, drawing.Game) or not board:
+        return board
+    b = drawing._Board(game, "cr-")
+    whole = drawing._emphasis(b, events)
+    if not whole or whole not in board:
+        return board
+    scored = drawing._scored(b, events)
+    index = [i for i, e in enumerate(events) if isinstance(e, Score)]
+    players = game.players
+    layers = ['<g class="scored">']
+    badges: list[tuple[int, int]] = []
+    for i, (ev, _) in zip(index, scored, strict=True):
+        won = [w for w in ev.winners if 0 <= w < len(players)]
+        fills = [svg.player_colour(players[w].colour) for w in won] or [NOBODY]
+        one = drawing._emphasis(b, [ev])
+        inner = one[one.index(">") + 1:-len("</g>")]
+        layers.append(f'<g class="hl hl-{escape(ev.phase)}" data-ev="{i}" fill="{fills[0]}" '
+                      f'stroke="{fills[-1]}" stroke-width="4" stroke-linejoin="round">'
+                      f'{inner}</g>')
+        if won and ev.points:
+            badges.extend((i, w) for w in won)
+    layers.append("</g>")
+    board = board.replace(whole, "".join(layers), 1)
+    names = iter(badges)
+
+    def badge(match: re.Match[str]) -> str:
+        i, w = next(names, (-1, -1))
+        return match.group(0) if i < 0 else f'<g class="popup" data-ev="{i}" data-seat="{w}" '
+
+    return POPUP.sub(badge, board)
 
 
 def _gained(summary: Summary, n: int) -> list[int]:
@@ -135,43 +232,69 @@ def verdict_json(entry: Entry) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- chart
 
-CHART_W, CHART_H, PAD = 600.0, 170.0, 22.0
+# --------------------------------------------------------------------------- chart
+
+CHART_W, CHART_H = 400.0, 230.0
+LEFT, RIGHT, TOP, BOTTOM = 38.0, 12.0, 10.0, 36.0  # room for the axes and their labels
+
+
+def _ticks(top: int, count: int = 4) -> list[int]:
+    """Round values from 0 to at least ``top`` for an axis."""
+    raw = max(1, top) / count
+    step = next(m * 10 ** e for e in range(0, 7) for m in (1, 2, 5) if m * 10 ** e >= raw)
+    return list(range(0, max(1, top) + step, step))
 
 
 def chart(entry: Entry, n: int, base_url: str) -> str:
-    """Scores over time as SVG: one line per player, a cursor at ``n``; every column is a link
-    to its position (the viewer's script turns the links into in-page jumps)."""
+    """Scores over time as SVG: one line per player, axes with their labels, a cursor at
+    ``n``; every column is a link to its position (the viewer's script turns the links into
+    in-page jumps). The legend is the page's (``standings``)."""
     summary = entry.summary
     players = entry.row.players
     last = max(1, summary.last)
-    top = max([1, *(max(s) for s in summary.scores if s)])
+    yticks = _ticks(max([1, *(max(s) for s in summary.scores if s)]))
+    top = yticks[-1]
+    xticks = [k for k in _ticks(last, 5) if k < last]
+    if xticks and last - xticks[-1] < (xticks[1] - xticks[0] if len(xticks) > 1 else 1) / 2:
+        xticks.pop()
+    xticks.append(last)
+    plot_w, plot_h = CHART_W - LEFT - RIGHT, CHART_H - TOP - BOTTOM
 
-    def px(k: int) -> float:
-        return PAD + k * (CHART_W - 2 * PAD) / last
+    def px(k: float) -> float:
+        return LEFT + k * plot_w / last
 
-    def py(score: int) -> float:
-        return CHART_H - PAD - score * (CHART_H - 2 * PAD) / top
+    def py(score: float) -> float:
+        return TOP + plot_h - score * plot_h / top
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {CHART_W:g} '
-           f'{CHART_H:g}" role="img" aria-label="scores over time">']
-    for frac in (0.0, 0.5, 1.0):
-        y = py(round(top * frac))
-        out.append(f'<line x1="{PAD}" x2="{CHART_W - PAD}" y1="{y:.1f}" y2="{y:.1f}" '
-                   f'class="grid"/><text x="{PAD - 4}" y="{y + 4:.1f}" class="axis" '
-                   f'text-anchor="end">{round(top * frac)}</text>')
-    out.append(f'<text x="{CHART_W - PAD}" y="{CHART_H - 5}" class="axis" '
-               f'text-anchor="end">move {summary.last}</text>')
+           f'{CHART_H:g}" role="img" aria-label="scores after each move">']
+    for v in yticks:
+        y = py(v)
+        out.append(f'<line x1="{LEFT}" x2="{CHART_W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
+                   f'class="grid"/><text x="{LEFT - 5}" y="{y + 4:.1f}" class="axis" '
+                   f'text-anchor="end">{v}</text>')
+    for k in xticks:
+        x = px(k)
+        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{TOP + plot_h:.1f}" '
+                   f'y2="{TOP + plot_h + 4:.1f}" class="tick"/><text x="{x:.1f}" '
+                   f'y="{TOP + plot_h + 16:.1f}" class="axis" text-anchor="middle">{k}</text>')
+    out.append(f'<text x="{LEFT + plot_w / 2:.1f}" y="{CHART_H - 3:g}" class="label" '
+               f'text-anchor="middle">move</text>')
+    out.append(f'<text transform="translate(11 {TOP + plot_h / 2:.1f}) rotate(-90)" '
+               f'class="label" text-anchor="middle">points</text>')
     for i, p in enumerate(players):
         pts = " ".join(f"{px(k):.1f},{py(s[i]):.1f}" for k, s in enumerate(summary.scores))
         out.append(f'<polyline points="{pts}" fill="none" stroke="{svg.player_colour(p["colour"])}"'
-                   f' stroke-width="2.2"><title>{escape(p["name"])}</title></polyline>')
+                   f' stroke-width="2.5" stroke-linejoin="round" data-seat="{i}">'
+                   f'<title>{escape(p["name"])}</title></polyline>')
     if summary.failure is not None:
         x = px(summary.failure + 1)
-        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{PAD}" y2="{CHART_H - PAD}" '
+        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{TOP:g}" y2="{TOP + plot_h:.1f}" '
                    f'class="fail"/>')
     x = px(n)
-    out.append(f'<line class="cursor" x1="{x:.1f}" x2="{x:.1f}" y1="4" y2="{CHART_H - PAD}"/>')
-    width = (CHART_W - 2 * PAD) / last
+    out.append(f'<line class="cursor" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP - 6:.1f}" '
+               f'y2="{TOP + plot_h:.1f}"/>')
+    width = plot_w / last
     for k in range(summary.last + 1):
         if k < len(summary.scores):
             tip = ", ".join(f"{p['name']} {s}" for p, s in zip(players, summary.scores[k],
@@ -179,7 +302,15 @@ def chart(entry: Entry, n: int, base_url: str) -> str:
         else:
             tip = "illegal move"
         out.append(f'<a href="{base_url}{k}" data-move="{k}"><rect x="{px(k) - width / 2:.1f}" '
-                   f'y="0" width="{width:.1f}" height="{CHART_H:g}" class="hit">'
+                   f'y="0" width="{width:.1f}" height="{TOP + plot_h + 20:.1f}" class="hit">'
                    f'<title>{escape(f"move {k}: {tip}")}</title></rect></a>')
     out.append("</svg>")
     return "".join(out)
+
+
+def standings(entry: Entry, n: int) -> list[tuple[str, str, int]]:
+    """The chart's legend: (name, fill, score at ``n``) per seat."""
+    scores = entry.summary.scores
+    at = scores[min(n, len(scores) - 1)] if scores else ()
+    return [(p["name"], svg.player_colour(p["colour"]), at[i] if i < len(at) else 0)
+            for i, p in enumerate(entry.row.players)]

@@ -42,11 +42,19 @@ def figure_word(kind: str, count: int) -> str:
     return word if count == 1 else word + "s"
 
 
+def ranking(row: store.GameRow) -> list[tuple[str, str, int, bool]]:
+    """A stored game's players, best score first: (name, fill, score, won)."""
+    seats = [(p["name"], svg.player_colour(p["colour"]), row.scores[i], p["name"] in row.winners)
+             for i, p in enumerate(row.players) if i < len(row.scores)]
+    return sorted(seats, key=lambda s: -s[2])
+
+
 @bp.app_context_processor
 def template_helpers() -> dict[str, object]:
     """Functions every template can call."""
     return {"player_colour": svg.player_colour, "game_label": game_label,
-            "expansion_label": expansion_label, "figure_word": figure_word}
+            "expansion_label": expansion_label, "figure_word": figure_word,
+            "ranking": ranking}
 
 
 bp.add_app_template_filter(expansion_label, "expansion_label")
@@ -66,11 +74,20 @@ def library() -> ResponseReturnValue:
     player = request.args.get("player", "").strip()[:64]
     size = query_int("size", _page_size(), 1, 200)
     page = query_int("page", 1, 1, MAX_OFFSET // size)
+    sort = request.args.get("sort", "date")
+    sort = sort if sort in store.SORTS else "date"
+    descending = request.args.get("order", "desc" if sort in ("date", "moves") else "asc") \
+        != "asc"
     rows, total = store.search(store.get_db(), verdict or None, player or None, size,
-                               (page - 1) * size)
+                               (page - 1) * size, sort, descending)
     pages = max(1, -(-total // size))
     return render_template("library.html", rows=rows, total=total, page=page, pages=pages,
-                           verdict=verdict, player=player)
+                           verdict=verdict, player=player, sort=sort, descending=descending,
+                           sorts=SORT_LABELS)
+
+
+SORT_LABELS = {"date": "Date", "players": "Players", "game": "Game", "moves": "Moves",
+               "verdict": "Verdict", "source": "Source"}
 
 
 def _page_size() -> int:
@@ -120,10 +137,12 @@ def position(game_id: str, n: int) -> ResponseReturnValue:
     except IndexError:
         abort(404)
     base = url_for("pages.position", game_id=game_id, n=0)[:-1]
-    chart = Markup(viewer.chart(entry, n, base)) if entry.parsed is not None else Markup("")
+    parsed = entry.parsed is not None
+    chart = Markup(viewer.chart(entry, n, base)) if parsed else Markup("")
     return render_template("viewer.html", view=view, entry=entry, row=entry.row,
                            summary=entry.summary, base=base, board=Markup(view.board),
-                           next_tile=Markup(view.next_tile_svg), chart=chart)
+                           next_tile=Markup(view.next_tile_svg), chart=chart,
+                           standings=viewer.standings(entry, n) if parsed else [])
 
 
 @bp.get("/games/<game_id>/moves/<int:n>.svg")

@@ -1,7 +1,8 @@
 // The viewer: step through a game like lichess's analysis board.
 // Without this script every control is a plain link; with it, jumps swap the board and the
 // panels in place (fetching the position's page), keep the URL in step (history API), and
-// answer the keys ← → Home End. Neighbouring positions are fetched ahead of time.
+// answer the keys ← → Home End (and ? for the help). Neighbouring positions are fetched ahead
+// of time. After each swap it sends "cr:shown" (board.js keeps the zoom and the links).
 (function () {
   "use strict";
   const root = document.getElementById("viewer");
@@ -49,6 +50,7 @@
     reveal();
     root.dataset.move = String(n);
     current = n;
+    document.dispatchEvent(new CustomEvent("cr:shown", { detail: { move: n } }));
   }
 
   // Keep the current move visible in the move list (scrolling the list only, not the page).
@@ -80,10 +82,35 @@
     if (n - 1 >= 0) fetchPage(n - 1);
   }
 
+  // The help overlay: "?" or its button opens it; Esc, its button or a click outside closes.
+  const help = document.getElementById("help");
+  let opener = null;
+  function toggleHelp(open) {
+    if (!help || open === !help.hidden) return;
+    help.hidden = !open;
+    if (open) {
+      opener = document.activeElement;
+      help.querySelector("[data-help-close]").focus();
+    } else if (opener && opener.focus) {
+      opener.focus();
+    }
+  }
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest) return;
+    if (e.target.closest("[data-help]")) toggleHelp(true);
+    else if (e.target.closest("[data-help-close]") || e.target === help) toggleHelp(false);
+  });
+
   document.addEventListener("keydown", function (e) {
-    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
     const t = e.target;
-    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT|BUTTON)$/.test(t.tagName))) return;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if (e.key === "?") { e.preventDefault(); toggleHelp(help.hidden); return; }
+    if (help && !help.hidden) {
+      if (e.key === "Escape") { e.preventDefault(); toggleHelp(false); }
+      return;
+    }
+    if (e.shiftKey || (t && t.tagName === "BUTTON")) return;
     let n = null;
     if (e.key === "ArrowRight") n = target + 1;
     else if (e.key === "ArrowLeft") n = target - 1;
@@ -108,6 +135,9 @@
     if (!Number.isNaN(n)) go(n, false);
   });
 
+  window.CR = { go: function (n) { go(n); }, at: function () { return target; } };
+  const zoom = document.getElementById("zoom");
+  if (zoom) zoom.hidden = false;
   history.replaceState({ move: current }, "", location.href);
   reveal();
   prefetch(current);
