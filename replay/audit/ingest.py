@@ -18,12 +18,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.errors import LogFormatError
 from ..core.json_input import MAX_BYTES
 from ..core.verify import EXIT_INTERNAL, EXIT_UNREADABLE, EXIT_VALID
 from .report import reason
 from .runner import LocalPool, run, tasks
 from .sources import DEFAULT_LIMITS, Limits, walk
-from .work import Row, Task, failed_row, internal_message, warm
+from .work import Row, Task, failed_row, internal_message, read_bounded, warm
 
 
 def check_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
@@ -37,12 +38,9 @@ def check_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
         if data is None:
             assert path is not None
             try:
-                size = os.stat(path).st_size
-                if size > max_bytes:
-                    return failed_row(index, name, "unreadable", f"the log is {size} bytes; "
-                                                                 f"the limit is {max_bytes} bytes")
-                with open(path, "rb") as fh:
-                    data = fh.read(max_bytes + 1)
+                data = read_bounded(path, max_bytes)
+            except LogFormatError as exc:
+                return failed_row(index, name, "unreadable", exc.message)
             except OSError as exc:
                 return failed_row(index, name, "unreadable",
                                   f"cannot read file {name!r}: {exc.strerror or exc}")

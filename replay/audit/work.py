@@ -99,6 +99,16 @@ def verify_bytes(data: bytes, name: str, max_bytes: int = MAX_BYTES) -> tuple[Re
     return report, imported.log.get("game")
 
 
+def read_bounded(path: str, max_bytes: int) -> bytes:
+    """The bytes of the file at ``path``; ``LogFormatError`` when it is over ``max_bytes``,
+    ``OSError`` when it cannot be read."""
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size > max_bytes:
+            raise LogFormatError(f"the log is {size} bytes; the limit is {max_bytes} bytes")
+        return fh.read(max_bytes + 1)
+
+
 def verify_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
     """The row of one item: read it (bounded), verify it; never raises."""
     index, name, path, data, error = task
@@ -108,12 +118,8 @@ def verify_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
         if data is None:
             assert path is not None
             try:
-                with open(path, "rb") as fh:
-                    if os.fstat(fh.fileno()).st_size > max_bytes:
-                        data = b""
-                    else:
-                        data = fh.read(max_bytes + 1)
-            except OSError:
+                data = read_bounded(path, max_bytes)
+            except (OSError, LogFormatError):
                 data = b""
             if not data:  # too large, unreadable or empty: verify says why, as it says it
                 return _row(index, name, verify(path, max_bytes=max_bytes, name=name), None,
