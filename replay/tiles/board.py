@@ -107,9 +107,9 @@ class Board:
                 dx, dy = SIDE_DELTA[s]
                 other = self.board[(x + dx, y + dy)]
                 raise IllegalMove(
-                    "G4", f"tile {tile.id} rotated {90 * q} at ({x},{y}): its {SIDES[s]} side "
-                    f"({self.terrain(edges[s])}) meets {self.terrain(key[s])} of tile "
-                    f"{other.tile.id} "
+                    "G4", f"tile {tile.id} ({tile.words}) turned {90 * q}° at ({x},{y}): its "
+                    f"{SIDES[s]} side ({self.terrain(edges[s])}) meets "
+                    f"{self.terrain(key[s])} of tile {other.tile.id} ({other.tile.words}) "
                     f"at ({x + dx},{y + dy})")
 
     def _prospective(self, tile: TileType, cell: Cell, q: int) -> list[list[int]]:

@@ -97,8 +97,8 @@ class Figures:
         seg_index = rot.locations.get(fig.location)
         if seg_index is None:
             names = sorted(rot.locations)
-            raise IllegalMove("G6", f"tile {tile.id} rotated {90 * q} has no segment at "
-                              f"{fig.location!r} (locations: {', '.join(names)})")
+            raise IllegalMove("G6", f"tile {tile.id} ({tile.words}) turned {90 * q}° has no "
+                              f"segment at {fig.location!r} (locations: {', '.join(names)})")
         seg = tile.segments[seg_index]
         kind = self.figure_kinds[fig.kind]
         if seg.type not in kind.segments:

@@ -296,8 +296,9 @@ class TileState(Board, Figures, GameState):
         if move.discard:
             if self.can_place(tile):
                 first = self.legal_placements(tile)[0]
-                raise IllegalMove("G5", f"tile {tile.id} is discarded but can be placed, "
-                                  f"e.g. at ({first[0]},{first[1]}) rotation {first[2]}")
+                raise IllegalMove("G5", f"tile {tile.id} ({tile.words}) is discarded but can "
+                                  f"be placed, e.g. at ({first[0]},{first[1]}) turned "
+                                  f"{first[2]}°")
             return tile
         if move.rotation not in (0, 90, 180, 270) or type(move.rotation) is not int:
             raise IllegalMove("G1", f"rotation {move.rotation} is not 0, 90, 180 or 270")
