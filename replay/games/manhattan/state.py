@@ -227,7 +227,7 @@ class ManhattanState(GameState):
         if move.colour is None and len(mine) > 1:
             raise IllegalMove("M7", f"{name} plays {' and '.join(mine)}: name the colour "
                               "of the piece")
-        colour: str = move.colour or mine[0]
+        colour = move.colour or mine[0]
         if colour not in mine:
             raise IllegalMove("M2", f"{colour} is not a colour of {name} ({' and '.join(mine)})")
         if move.storeys not in HEIGHTS or not self.chosen[colour][move.storeys]:
