@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import replay
+import replay.games.manhattan  # noqa: F401  (not registered yet; its event kinds are)
 from replay.core.events import KINDS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,0 +1,314 @@
+"""Manhattan engine core (issue 14): every rule M1-M10 by name, the rulebook example (M9),
+random games of 2, 3 and 4 players with invariants, and illegal moves refused atomically."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from replay.core.errors import IllegalMove
+from replay.core.events import GameEnd, Score
+from replay.core.family import GameConfig, Player
+from replay.core.rng import SeededStream
+from replay.games.manhattan import MANHATTAN, Build, Choose, Discard, ManhattanState
+from replay.games.manhattan.events import Reshuffle
+from replay.games.manhattan.material import (
+    CITIES,
+    COLOURS,
+    DEFAULT_MATERIAL,
+    lot_name,
+    lot_seen_from,
+)
+from replay.games.manhattan.scoring import score_round
+
+NAMES = ("Ada", "Bo", "Cy", "Di")
+
+
+def new(n: int = 4, seed: str = "0", **options: Any) -> ManhattanState:
+    players = tuple(Player(NAMES[i], COLOURS[i]) for i in range(n))
+    return MANHATTAN.new_state(GameConfig("manhattan", (), players, options, seed))
+
+
+def snapshot(st: ManhattanState) -> Any:
+    return (st.state_hash, st.hands, st.pile, st.played, st.board, st.supply, st.chosen,
+            st.scores, st.colour_scores, st.phase, st.turn, st.round, st.moves_played)
+
+
+def choose_ones(st: ManhattanState) -> None:
+    """Every player takes the first legal choice: 1-storey pieces while they last (M4)."""
+    while st.phase == "choose":
+        seat = st.current_player
+        assert seat is not None
+        st.apply(next(iter(st.legal_moves())))
+
+
+def refused(st: ManhattanState, move: Any, rule: str) -> IllegalMove:
+    before = repr(snapshot(st))
+    with pytest.raises(IllegalMove) as info:
+        st.apply(move)
+    assert info.value.rule == rule, info.value
+    assert repr(snapshot(st)) == before
+    assert not st.is_legal(move)
+    return info.value
+
+
+def test_M1_material() -> None:
+    m = DEFAULT_MATERIAL
+    assert len(CITIES) == 6 and len(COLOURS) == 4
+    assert m.cards == 45 and m.cards_per_lot == (5,) * 9
+    assert m.pieces_per_colour == 24 and set(m.pieces) == {1, 2, 3, 4}
+    st = new(4)
+    assert all(sum(st.supply[c].values()) == 24 for c in st.colours)
+    assert len(st.pile) + sum(len(h) for h in st.hands) == 45
+    assert lot_name(0) == "the north-west lot" and lot_name(4) == "the centre lot"
+
+
+def test_M2_a_card_is_read_from_the_seat_side() -> None:
+    assert [lot_seen_from(0, s) for s in ("south", "west", "north", "east")] == [0, 2, 8, 6]
+    assert [lot_seen_from(1, s) for s in ("south", "west", "north", "east")] == [1, 5, 7, 3]
+    for side in ("south", "west", "north", "east"):
+        assert sorted(lot_seen_from(c, side) for c in range(9)) == list(range(9))
+        assert lot_seen_from(4, side) == 4
+    st = new(4)
+    choose_ones(st)
+    card = st.hands[0][0]
+    st.apply(Build(card, "Cairo", 1))
+    assert st.board[(5, card)] == [("blue", 1)]  # south reads the card as printed
+    card = st.hands[1][0]
+    st.apply(Build(card, "Cairo", 1))
+    assert st.board[(5, lot_seen_from(card, "west"))][-1][0] == "black"
+
+
+def test_M2_sides_from_options() -> None:
+    st = new(2, sides=["west", "east"])
+    assert st.sides == ("west", "east")
+    with pytest.raises(IllegalMove) as info:
+        new(2, sides=["west", "west"])
+    assert info.value.rule == "M2"
+
+
+def test_M3_deck_test_vectors_and_reshuffle() -> None:
+    assert new(4, "0").hands[0] == [7, 8, 6, 6]
+    assert new(4, "1").hands[0] == [0, 1, 2, 6]
+    assert new(4, "0").hands == new(4, "0").hands
+    st = new(4, "5")
+    reshuffles = play_out(st, "M3")
+    assert reshuffles >= 2  # 96 cards played from a pile of 29 + reshuffles
+    assert all(len(h) == 4 for h in st.hands)
+
+
+def test_M4_round_choice_then_building() -> None:
+    st = new(3)
+    assert st.phase == "choose" and st.current_player == 0
+    refused(st, Build(st.hands[0][0], "Sydney", 1), "M4")
+    refused(st, Choose((("blue", 1),) * 5), "M4")  # too many (3 players take 4)
+    refused(st, Choose((("blue", 1),) * 3), "M4")  # too few
+    refused(st, Choose((("blue", 4),) * 4), "M4")  # only 2 four-storey pieces
+    st.apply(Choose((("blue", 1), ("blue", 1), ("blue", 2), ("blue", 4))))
+    assert st.supply["blue"] == {1: 10, 2: 5, 3: 4, 4: 1}
+    assert st.chosen["blue"] == {1: 2, 2: 1, 3: 0, 4: 1}
+    choose_ones(st)
+    assert st.phase == "build" and st.current_player == 0
+    refused(st, Build(st.hands[0][0], "Sydney", 3), "M4")  # no 3-storey piece chosen
+    refused(st, Choose((("blue", 1),) * 4), "M4")
+
+
+def test_M5_takeover_needs_as_many_storeys() -> None:
+    st = new(4)
+    st.board[(1, 4)] = [("black", 2), ("blue", 1)]  # blue owns it with 1 of 3 storeys
+    choose_ones(st)
+    st.hands[0] = [4, 4, 4, 4]
+    st.chosen["blue"] = {1: 1, 2: 1, 3: 0, 4: 0}
+    st.apply(Build(4, "Frankfurt", 1))  # own building: no limit
+    assert st.board[(1, 4)][-1] == ("blue", 1)
+    st.hands[1] = [4, 4, 4, 4]  # west: card 4 is still the centre lot
+    st.chosen["black"] = {1: 6, 2: 0, 3: 0, 4: 0}
+    # black has 2, blue 2: a 1-storey piece gives black 3 >= 2: take-over allowed
+    st.apply(Build(4, "Frankfurt", 1))
+    assert st.board[(1, 4)][-1] == ("black", 1)
+    st.hands[2] = [4, 4, 4, 4]
+    st.chosen["red"] = {1: 6, 2: 0, 3: 0, 4: 0}
+    err = refused(st, Build(4, "Frankfurt", 1), "M5")  # red 1 < black 3
+    assert "the centre lot of Frankfurt" in err.message and "fewer than 3" in err.message
+    st.apply(Build(4, "Sydney", 1))  # an empty lot is always fine
+
+
+def test_M6_scoring_after_every_round() -> None:
+    st = new(4)
+    for _ in range(16 + 4):  # choices and the first builds
+        st.apply(next(iter(st.legal_moves())))
+    assert st.round == 1 and st.scores == [0, 0, 0, 0]
+    events: list[Any] = []
+    while st.round == 1:
+        events += st.apply(next(iter(st.legal_moves())))
+    scores = [e for e in events if isinstance(e, Score)]
+    assert scores and {e.rule for e in scores} <= {"M6", "M10"}
+    assert sum(e.points * len(e.winners) for e in scores) == sum(st.scores) > 0
+    buildings = [e for e in scores if e.feature == "building"]
+    assert sum(e.points for e in buildings) == len(st.board)
+    assert st.first == 1 and st.phase == "choose"  # the marker passes left
+
+
+def test_M7_two_players_play_two_colours() -> None:
+    st = new(2)
+    assert st.colours_of == (("blue", "red"), ("black", "green"))
+    assert st.rounds == 6
+    refused(st, Choose((("blue", 1),) * 4), "M4")  # red pieces missing
+    refused(st, Choose((("black", 1),) * 4 + (("red", 1),) * 4), "M2")
+    st.apply(Choose((("blue", 1),) * 4 + (("red", 2),) * 4))
+    choose_ones(st)
+    card = st.hands[0][0]
+    refused(st, Build(card, "Cairo", 1), "M7")  # which colour?
+    refused(st, Build(card, "Cairo", 1, "black"), "M2")
+    refused(st, Build(card, "Cairo", 1, "red"), "M4")  # red took 2-storey pieces
+    st.apply(Build(card, "Cairo", 2, "red"))
+    assert st.current_player == 1
+    st.board = {(0, 0): [("blue", 1)], (0, 1): [("red", 1)], (0, 2): [("red", 1)]}
+    events = st._score("play")
+    assert st.colour_scores["red"] == 2 + 2 and st.colour_scores["blue"] == 1
+    assert st.scores[0] == 5  # the seat sums its colours
+    assert any(e.feature == "tallest building" and e.rule == "M10" for e in events)
+
+
+def test_M8_end_and_winners() -> None:
+    st = new(3, "8")
+    play_out(st, "M8")
+    assert st.finished and st.current_player is None and st.round == 6
+    assert st.winners() == [p for p, s in enumerate(st.scores) if s == max(st.scores)]
+    assert list(st.legal_moves()) == []
+    refused(st, Choose(()), "M8")
+    assert st.end_now() == []
+
+
+def test_M8_end_now_scores_a_started_round() -> None:
+    st = new(4)
+    for _ in range(18):
+        st.apply(next(iter(st.legal_moves())))
+    events = st.end_now()
+    assert isinstance(events[-1], GameEnd) and st.finished
+    assert any(isinstance(e, Score) and e.phase == "final" for e in events)
+
+
+def m9_board() -> dict[tuple[int, int], list[tuple[str, int]]]:
+    """The rulebook example (M9) rebuilt from its caption: blue's tallest building in
+    Frankfurt, black's majorities in Frankfurt and Sydney, a single building each for red in
+    Hong Kong and green in São Paulo, ties in Manhattan and Cairo."""
+    M, F, S, H, P, C = range(6)
+    return {
+        (F, 0): [("red", 1), ("blue", 4)], (F, 1): [("black", 2)], (F, 2): [("black", 1)],
+        (S, 0): [("black", 3)], (S, 4): [("black", 1)], (S, 8): [("blue", 2)],
+        (H, 4): [("red", 2)], (P, 4): [("green", 3)],
+        (M, 0): [("blue", 1)], (M, 1): [("blue", 2)], (M, 2): [("red", 1)],
+        (M, 3): [("red", 3)],
+        (C, 0): [("blue", 1)], (C, 1): [("black", 1)], (C, 2): [("red", 1)],
+        (C, 3): [("green", 1)],
+    }
+
+
+def test_M9_rulebook_example() -> None:
+    colours = ("blue", "black", "red", "green")
+    events, points = score_round(m9_board(), colours, {c: i for i, c in enumerate(colours)},
+                                 "play")
+    assert points == {"blue": 8, "black": 9, "red": 6, "green": 4}
+    tallest = events[0]
+    assert tallest.feature == "tallest building" and tallest.winners == (0,)
+    assert "Frankfurt" in tallest.detail
+    majority = {CITIES[e.feature_id]: e.winners for e in events if e.feature == "city majority"
+                if e.feature_id is not None}
+    assert majority == {"Manhattan": (), "Frankfurt": (1,), "Sydney": (1,),
+                        "Hong Kong": (2,), "São Paulo": (3,), "Cairo": ()}
+
+
+def test_M10_tie_score_rules_give_nobody_the_points() -> None:
+    colours = ("blue", "black")
+    seat_of = {"blue": 0, "black": 1}
+    board = {(0, 0): [("blue", 2)], (0, 1): [("black", 2)]}
+    events, points = score_round(board, colours, seat_of, "play")
+    ties = [e for e in events if e.rule == "M10"]
+    assert [e.feature for e in ties] == ["tallest building", "city majority"]
+    assert all(e.winners == () for e in ties)
+    assert points == {"blue": 1, "black": 1}  # only the buildings score
+    assert "nobody scores" in ties[0].detail
+
+
+def play_out(st: ManhattanState, label: str, pick_seed: str = "p") -> int:
+    """Play ``st`` to the end by random legal moves, checking the invariants after each;
+    return the number of reshuffles seen."""
+    pick = SeededStream(pick_seed + label, "test")
+    reshuffles = 0
+    last = list(st.scores)
+    while not st.finished:
+        moves = list(st.legal_moves())
+        assert moves
+        move = moves[pick.below(len(moves))]
+        events = st.apply(move)
+        reshuffles += sum(isinstance(e, Reshuffle) for e in events)
+        check_invariants(st, last)
+        last = list(st.scores)
+    return reshuffles
+
+
+def check_invariants(st: ManhattanState, last: list[int]) -> None:
+    for colour in st.colours:
+        on_board = sum(1 for stack in st.board.values() for c, _ in stack if c == colour)
+        assert sum(st.supply[colour].values()) + sum(st.chosen[colour].values()) \
+            + on_board == 24
+    assert len(st.pile) + sum(len(h) for h in st.hands) + len(st.played) == 45
+    for stack in st.board.values():
+        owner = stack[-1][0]  # the owner is the top piece's colour
+        storeys: dict[str, int] = {}
+        for c, s in stack:
+            storeys[c] = storeys.get(c, 0) + s
+        assert storeys[owner] == max(storeys.values())  # M5 keeps the owner strongest
+    assert all(a >= b for a, b in zip(st.scores, last, strict=True))
+    assert st.scores == [sum(st.colour_scores[c] for c in cs) for cs in st.colours_of]
+
+
+@pytest.mark.parametrize("players,seed", [(2, "a"), (3, "b"), (4, "c"), (4, "d")])
+def test_random_games_M4_M5_M7_M8(players: int, seed: str) -> None:
+    st = new(players, seed)
+    copy = st.copy()
+    play_out(st, seed)
+    assert st.finished and st.round == st.rounds
+    assert all(not any(st.supply[c].values()) for c in st.colours)
+    assert copy.moves_played == 0 and not copy.board  # the copy was left alone
+    again = new(players, seed)
+    play_out(again, seed)
+    assert again.state_hash == st.state_hash and again.scores == st.scores
+
+
+def test_illegal_moves_are_refused_atomically() -> None:
+    st = new(4)
+    choose_ones(st)
+    hand = st.hands[0]
+    missing = next(c for c in range(9) if c not in hand)
+    err = refused(st, Build(missing, "Cairo", 1), "M3")
+    assert f"no card {missing}" in err.message
+    refused(st, Build(9, "Cairo", 1), "M1")  # no such lot
+    refused(st, Build(hand[0], "Paris", 1), "M1")  # no such city
+    refused(st, Build(hand[0], "Cairo", 2), "M4")  # piece not chosen
+    refused(st, Build(hand[0], "Cairo", 1, "red"), "M2")  # another player's colour
+    refused(st, Discard(hand[0]), "M5")  # may build, so may not discard
+    refused(st, "build!", "M4")
+    st.board[(5, hand[0])] = [("red", 3)]
+    refused(st, Build(hand[0], "Cairo", 1), "M5")  # take-over with fewer storeys
+    assert st.is_legal(Build(hand[0], "Manhattan", 1))
+
+
+def test_hash_follows_the_state() -> None:
+    a, b = new(4, "h"), new(4, "h")
+    assert a.state_hash == b.state_hash
+    move = next(iter(a.legal_moves()))
+    a.apply(move)
+    assert a.state_hash != b.state_hash
+    b.apply(move)
+    assert a.state_hash == b.state_hash
+    c = a.copy()
+    c.apply(next(iter(c.legal_moves())))
+    assert c.state_hash != a.state_hash
+
+
+def test_manhattan_is_not_registered() -> None:
+    from replay.core.family import families
+    assert "manhattan" not in {f.name for f in families()}
