@@ -10,10 +10,12 @@ where (a JSON path), and a stored game whose pages answer.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,7 @@ DRILL = settings(derandomize=not HEAVY, database=None, deadline=None, print_blob
 # in memory where the machine has it: a file is written per input
 WORK = Path(tempfile.mkdtemp(prefix="hostile-", dir="/dev/shm" if os.path.isdir("/dev/shm")
                              else None))
+atexit.register(shutil.rmtree, WORK, ignore_errors=True)
 
 
 def verify_cli(data: bytes) -> tuple[int, dict[str, Any]]:
