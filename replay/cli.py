@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .cli_help import EXAMPLES, NUMBERING, Progress, plural, version
+from .cli_help import EXAMPLES, NUMBERING, Progress, generate_examples, plural, version
 from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
 from .core.family import Option, families, family
 from .core.verify import (
@@ -268,7 +268,8 @@ def _command(sub: Any, name: str, help_text: str, description: str) -> argparse.
     """A sub-command with its description, its examples (``cli_help.EXAMPLES``) and the move
     numbering."""
     parser: argparse.ArgumentParser = sub.add_parser(
-        name, help=help_text, description=description, epilog=EXAMPLES.get(name),
+        name, help=help_text, description=description,
+        epilog=generate_examples() if name == "generate" else EXAMPLES.get(name),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     return parser
 

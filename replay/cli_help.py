@@ -8,6 +8,23 @@ import time
 from importlib import metadata
 from typing import TextIO
 
+
+def generate_examples() -> str:
+    """The examples of ``generate``, with the games, expansions and options of the registry."""
+    from .core.family import families
+
+    fams = families()
+    mixed = next((f for f in fams if f.expansions), fams[0])
+    options = " ".join(f"--{o.key.replace('_', '-')} {o.choices[-1] if o.choices else o.default}"
+                       for o in mixed.options[:2])
+    expansions = ",".join(mixed.expansions)
+    return f"""examples:
+  python -m replay generate > game.json                       # one 2-player game, seed 0
+  python -m replay generate --game {mixed.name} --players 4 --seed 7 --expansions {expansions}
+  python -m replay generate --game {fams[-1].name} --count 100 --out games/
+  python -m replay generate --game {mixed.name} {options} > variant.json"""
+
+
 NUMBERING = ("Moves are numbered from 1: move N is the N-th move of the log and position N the "
              "board after it (0: the start); the JSON names the same move /moves/N-1.")
 
@@ -19,11 +36,6 @@ EXAMPLES: dict[str, str] = {
   python -m replay verify -v save.jcz             # a JCloisterZone save, with its import notes
 
   A line "INVALID at move 9 (log entry /moves/8)" names the 9th move of the log.""",
-    "generate": """examples:
-  python -m replay generate > game.json                       # one 2-player game, seed 0
-  python -m replay generate --players 4 --seed 7 --expansions inns-cathedrals,hills-sheep
-  python -m replay generate --game hunters-gatherers --count 100 --out games/
-  python -m replay generate --small-city 4 --farm-scoring per-field > variant.json""",
     "import": """examples:
   python -m replay import save.jcz > game.json
   python -m replay import -o logs/ saves/*.jcz bga/*.json""",
