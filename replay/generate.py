@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .core.family import COLOURS, GameConfig, GameState, Player, family
+from .core.family import GameConfig, GameState, Player, family
 from .core.record import log_json
 from .core.rng import SeededStream
 
@@ -24,8 +24,8 @@ def config_for(game: str, players: int, seed: int | str, expansions: Sequence[st
     HG13). Raises ``LogFormatError``/``IllegalMove`` for a game that cannot be set up."""
     fam = family(game)
     header = {"expansions": list(expansions), "options": dict(options or {})}
-    seats = tuple(Player(NAMES[i], COLOURS[i]) for i in range(min(players, len(NAMES))))
     fam.check_players(players, list(expansions))
+    seats = tuple(Player(NAMES[i], fam.colours[i]) for i in range(players))
     return fam.configure(header, seats, str(seed), material)
 
 

@@ -52,6 +52,7 @@ from replay.core.record import log_json, parse
 from replay.core.rng import SeededStream
 from replay.games import carcassonne
 from replay.generate import config_for, play_random
+from replay.tiles.family import TileFamily
 from replay.tiles.moves import FigureChoice, TileMove
 from replay.tiles.state import TileState as Game
 from replay.tiles.state import build_pile
@@ -60,7 +61,8 @@ from replay.tiles.tileset import SIDE_DELTA, TileType
 Event = dict[str, Any]  # the checker reads events as their JSON (``Event.to_json()``)
 Move = Any  # a family's move (carcassonne.Move, hunters_gatherers.Move)
 Family = tuple[str, tuple[str, ...]]  # (game, expansions)
-FAMILIES: list[Family] = [(f.name, mix) for f in families() for mix in f.mixes()]
+FAMILIES: list[Family] = [(f.name, mix) for f in families() if isinstance(f, TileFamily)
+                          for mix in f.mixes()]  # Manhattan: tests/test_fuzz_manhattan.py
 
 
 def family_label(fam: Family) -> str:

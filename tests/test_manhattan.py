@@ -309,6 +309,6 @@ def test_hash_follows_the_state() -> None:
     assert c.state_hash != a.state_hash
 
 
-def test_manhattan_is_not_registered() -> None:
-    from replay.core.family import families
-    assert "manhattan" not in {f.name for f in families()}
+def test_manhattan_is_registered() -> None:
+    from replay.core.family import families, family
+    assert family("manhattan") is MANHATTAN and MANHATTAN in families()

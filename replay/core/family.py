@@ -176,6 +176,8 @@ class Family(ABC):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
     player_rule: ClassVar[str] = "G3"  # the rule that sets the number of players
+    colours: ClassVar[tuple[str, ...]] = COLOURS  # the player colours, in the default order
+    move_schema: ClassVar[str] = "move"  # the log schema's definition of one move
 
     # ------------------------------------------------------------ the header
 
@@ -244,6 +246,10 @@ class Family(ABC):
         """The header fields of a log of this game besides format, players, seed, moves."""
         return {"game": self.name, "expansions": list(config.expansions),
                 "options": self.options_json(config.options, config.expansions)}
+
+    def players_json(self, config: GameConfig) -> list[dict[str, Any]]:
+        """The ``players`` of a log of this game."""
+        return [{"name": p.name, "colour": p.colour} for p in config.players]
 
     # ------------------------------------------------------------ moves
 

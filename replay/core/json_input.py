@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from .errors import LogFormatError
@@ -173,3 +174,26 @@ def check_bounds(value: Any, parts: tuple[Any, ...] = (), free: bool = False) ->
         elif kind is float and not loose:
             raise LogFormatError(f"{node!r} is not an integer: numbers in a log are whole "
                                  "numbers written without a point or an exponent", pointer(at))
+
+
+# ------------------------------------------------------------ fast schema checks
+# (a ``Family.move_surely_valid`` accepts only what the schema accepts)
+
+def plain_int(v: Any, lo: int, hi: int) -> bool:
+    """``v`` is an int (not a bool) from ``lo`` to ``hi``."""
+    return type(v) is int and lo <= v <= hi
+
+
+def short_text(v: Any) -> bool:
+    """``v`` is a string of 1 to 32 characters."""
+    return type(v) is str and 1 <= len(v) <= 32
+
+
+def scores_surely_valid(m: Mapping[str, Any]) -> bool:
+    """A move object's optional ``scores`` claim (L2) as the schema accepts it."""
+    if "scores" not in m:
+        return True
+    scores = m["scores"]
+    if type(scores) is not dict or len(scores) > 6:
+        return False
+    return all(plain_int(v, 0, 100000) for v in scores.values())

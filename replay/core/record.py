@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from .errors import LogFormatError
-from .family import COLOURS, Family, GameConfig, Player, family
+from .family import Family, GameConfig, Player, family
 from .json_input import MAX_BYTES, MAX_MOVES, check_bounds, check_strings, decode, pointer
 from .schemas import validator
 
@@ -119,7 +119,7 @@ def schema_check(data: Any) -> None:
     errors = list(islice(validator("log").iter_errors({**data, "moves": []}), MAX_ERRORS))
     found = _family_of(data)
     surely_valid = found.move_surely_valid if found is not None else _never
-    move_validator = validator("move")
+    move_validator = validator(found.move_schema if found is not None else "move")
     for i, move in enumerate(moves):
         if not surely_valid(move):
             check_bounds(move, ("moves", i))
@@ -169,6 +169,9 @@ def _family_of(data: Any) -> Family | None:
 
 def _message(err: Any) -> str:
     msg = str(err.message)
+    if msg.startswith("False schema does not allow") and err.absolute_path:
+        field = list(err.absolute_path)[-1]
+        msg = f"{field!r} is not a field of this game's logs (or of this kind of move)"
     if len(msg) > 200:
         msg = msg[:200] + "..."
     return msg
@@ -186,7 +189,7 @@ def parse(data: Any, material: Any = None) -> GameRecord:
             raise LogFormatError(f"two players are called {name!r}", f"/players/{i}/name")
     colours: list[str] = []
     for i, p in enumerate(data["players"]):
-        colour = p.get("colour") or next(c for c in COLOURS if c not in colours
+        colour = p.get("colour") or next(c for c in fam.colours if c not in colours
                                           and c not in [q.get("colour") for q in data["players"]])
         if colour in colours:
             raise LogFormatError(f"two players use colour {colour}", f"/players/{i}/colour")
@@ -253,7 +256,7 @@ def log_json(record_family: Family, config: GameConfig, moves: list[dict[str, An
     """A log (schema v1) of a game: the envelope around the family's header and moves."""
     out: dict[str, Any] = {"format": "carcassonne-replay/log", "version": 1}
     out.update(record_family.header_json(config))
-    out["players"] = [{"name": p.name, "colour": p.colour} for p in config.players]
+    out["players"] = record_family.players_json(config)
     if config.seed is not None:
         out["seed"] = config.seed
     out["moves"] = moves

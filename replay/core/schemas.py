@@ -23,8 +23,9 @@ def schema(name: str) -> dict[str, Any]:
 @cache
 def validator(name: str) -> Draft202012Validator:
     """A Draft 2020-12 validator of the JSON Schema ``name``, built once; ``move`` is the
-    log schema's definition of one move (to validate moves one at a time)."""
-    if name == "move":
+    log schema's definition of one move (to validate moves one at a time), and so
+    is every other name of its ``$defs`` (a family's ``move_schema``)."""
+    if name != "log" and name in schema("log")["$defs"]:
         log = schema("log")
-        return Draft202012Validator({"$ref": "#/$defs/move", "$defs": log["$defs"]})
+        return Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": log["$defs"]})
     return Draft202012Validator(schema(name))

@@ -5,6 +5,6 @@ A new family is a package here (``replay.games.<name>``) that calls
 find it through the registry.
 """
 
-from . import carcassonne, hunters_gatherers
+from . import carcassonne, hunters_gatherers, manhattan
 
-__all__ = ["carcassonne", "hunters_gatherers"]
+__all__ = ["carcassonne", "hunters_gatherers", "manhattan"]

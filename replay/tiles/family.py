@@ -10,8 +10,9 @@ from typing import Any, ClassVar
 from ..core.errors import LogFormatError, TileSetError
 from ..core.events import Event
 from ..core.family import Family, GameConfig, GameState, Player
+from ..core.json_input import scores_surely_valid
 from . import drawing
-from .moves import TileMove, placement_surely_valid, scores_surely_valid
+from .moves import TileMove, placement_surely_valid
 from .tileset import TileSet, builtin_tileset, combine
 
 

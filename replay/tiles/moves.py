@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.json_input import plain_int, short_text
+
 ROTATIONS = (0, 90, 180, 270)
 
 
@@ -62,26 +64,6 @@ def encode_tile_move(move: TileMove) -> dict[str, Any]:
         out["figure"] = ({"at": move.figure.location} if move.figure.kind == "follower"
                          else {"kind": move.figure.kind, "at": move.figure.location})
     return out
-
-
-def plain_int(v: Any, lo: int, hi: int) -> bool:
-    """``v`` is an int (not a bool) from ``lo`` to ``hi``."""
-    return type(v) is int and lo <= v <= hi
-
-
-def short_text(v: Any) -> bool:
-    """``v`` is a string of 1 to 32 characters."""
-    return type(v) is str and 1 <= len(v) <= 32
-
-
-def scores_surely_valid(m: Mapping[str, Any]) -> bool:
-    """A move object's optional ``scores`` claim (L2) as the schema accepts it."""
-    if "scores" not in m:
-        return True
-    scores = m["scores"]
-    if type(scores) is not dict or len(scores) > 6:
-        return False
-    return all(plain_int(v, 0, 100000) for v in scores.values())
 
 
 def placement_surely_valid(m: Mapping[str, Any], figure_kinds: frozenset[str]) -> bool:

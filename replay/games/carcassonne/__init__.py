@@ -13,11 +13,11 @@ from typing import Any, ClassVar
 
 from ...core.errors import LogFormatError
 from ...core.family import Expansion, GameConfig, GameState, Option, register
+from ...core.json_input import scores_surely_valid
 from ...tiles.family import TileFamily, random_placement
 from ...tiles.moves import (
     encode_tile_move,
     placement_surely_valid,
-    scores_surely_valid,
     tile_fields,
 )
 from .hills_sheep import FlockChoice, HillsSheep

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ...core.errors import IllegalMove
 from ...core.events import cells_text, event_kind, join_words, person
 from ...core.family import Expansion, Option
+from ...core.json_input import plain_int, short_text
 from ...core.rng import SeededStream
 from ...tiles.features import Feature, Figure
-from ...tiles.moves import plain_int, short_text
 from ...tiles.scoring import FOLLOWERS, score_event
 from ...tiles.scoring import plural as _n
 from ...tiles.state import FigureKind

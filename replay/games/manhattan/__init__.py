@@ -1,12 +1,9 @@
-"""Manhattan (Andreas Seyfarth, Hans im Glück 1994), the future log's ``"game": "manhattan"``.
+"""Manhattan (Andreas Seyfarth, Hans im Glück 1994), the log's ``"game": "manhattan"``.
 
-Rules by id: M1 (material) in ``material``; M2–M5, M7, M8 in ``state``; M6 and M10 in
-``scoring``; M9 is the rulebook example (``tests/test_manhattan.py``).
-
-This is the engine core only. The family is **not registered**: registration
-(``register(MANHATTAN)``) waits for the log format (decode/encode), goldens, an invalid
-corpus, a fuzz machine, drawing and viewer support. Importing this package has no effect on
-the registry.
+Rules by id: M1 (material) in ``material``; M2, M4, M5, M7, M8 in ``state``; M3 (the cards)
+in ``deck``; M6 and M10 in ``scoring``; M9 is the rulebook example (``tests/test_manhattan.py``).
+The log format is in ``log``, the generator's policy in ``policy``, the picture in
+``drawing``.
 """
 
 from __future__ import annotations
@@ -14,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...core.errors import LogFormatError
 from ...core.events import Event
-from ...core.family import Family, GameConfig, GameState, Player
-from .material import DEFAULT_MATERIAL, Material
+from ...core.family import Family, GameConfig, GameState, Player, register
+from . import log
+from .material import COLOURS, Material
 from .state import Build, Choose, Discard, ManhattanState, Move
 
 __all__ = ["MANHATTAN", "Build", "Choose", "Discard", "Manhattan", "ManhattanState",
@@ -32,36 +31,62 @@ class Manhattan(Family):
     min_players = 2
     max_players = 4
     player_rule = "M1"
+    colours = COLOURS
+    move_schema = "manhattan-move"
 
     def configure(self, header: Mapping[str, Any], players: tuple[Player, ...],
                   seed: str | None, material: Any = None) -> GameConfig:
-        """A configuration from a header (sides and second colours as options, M2, M7); the
-        log format proper comes with registration."""
+        """Seats, colours, material and deal from a log header, checked (M1–M3, M7)."""
         self.check_players(len(players), ())
-        options = dict(header.get("options") or {})
-        return GameConfig(self.name, (), players, options, seed, material or DEFAULT_MATERIAL)
+        if material is not None and not isinstance(material, Material):
+            raise LogFormatError("Manhattan takes no tile set", "/game")
+        material = material or log.material_from(header.get("material"))
+        options = log.options_from(header, players, material)
+        config = GameConfig(self.name, (), players, options, seed, material)
+        ManhattanState(config)  # the seats, pieces and deal are checked by setting them up
+        return config
+
+    def header_json(self, config: GameConfig) -> dict[str, Any]:
+        out: dict[str, Any] = {"game": self.name}
+        material = log.material_json(config.material)
+        if material:
+            out["material"] = material
+        state = ManhattanState(config)
+        out["deal"] = [sorted(h) for h in state.hands]
+        return out
+
+    def players_json(self, config: GameConfig) -> list[dict[str, Any]]:
+        return log.players_json(config)
 
     def new_state(self, config: GameConfig) -> ManhattanState:
         return ManhattanState(config)
 
     def decode_move(self, raw: Mapping[str, Any], path: str) -> Move:
-        raise NotImplementedError("the Manhattan log format comes with registration")
+        return log.decode_move(raw, path)
 
     def encode_move(self, move: Any) -> dict[str, Any]:
-        raise NotImplementedError("the Manhattan log format comes with registration")
+        return log.encode_move(move)
+
+    def move_surely_valid(self, raw: Any) -> bool:
+        return log.move_surely_valid(raw)
 
     def play_random(self, state: GameState, pick: Any) -> Move:
-        """A uniformly random legal move (a placeholder for the generator policy)."""
+        """A random legal move by the generator's policy (``policy``), played on ``state``."""
+        from .policy import random_move
+
         assert isinstance(state, ManhattanState)
-        moves = list(state.legal_moves())
-        move: Move = moves[pick.below(len(moves))]
+        move = random_move(state, pick)
         state.apply(move)
         return move
 
     def draw(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
              notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:
-        raise NotImplementedError("Manhattan has no drawing yet")
+        from .drawing import board
+
+        assert isinstance(state, ManhattanState)
+        return board(state, events=events, failure=failure, notes=notes, size=size,
+                     prefix=prefix)
 
 
-MANHATTAN = Manhattan()  # not registered: see the module docstring
+MANHATTAN = register(Manhattan())
 ManhattanState.FAMILY = MANHATTAN

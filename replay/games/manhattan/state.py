@@ -2,44 +2,44 @@
 
 Decisions where the rulebook (seed 001) is silent, as a careful player would take them:
 
-* **Seats (M2).** ``config.options["sides"]`` (one side per player) or by default south/north
-  for two players, south, west, north(, east) for three or four. The two-player game's second
-  colours are ``config.options["second_colours"]`` or the first unused ``COLOURS``.
-* **Deck (M3).** The 45 cards in lot order are shuffled by ``SeededStream(seed,
-  "manhattan-deck")``; seat 0 gets the first 4 cards, seat 1 the next 4, and so on; the
-  pile is the rest, drawn from the front. When a player must draw and the pile is empty, all
-  played cards (in the order they were played, the one just played included) are shuffled
-  by ``SeededStream(seed, "manhattan-deck/<k>")`` (k = 1, 2, ...) into the new pile.
-  Test vectors (default material): seed 0 deals ``[7, 8, 6, 6]`` to seat 0, seed 1 deals
-  ``[0, 1, 2, 6]`` (pinned by ``tests/test_manhattan.py``).
+* **Seats (M2).** ``config.options["sides"]`` (one side per player, the log's
+  ``players[i].side``) or by default south/north for two players, south, west, north(, east)
+  for three or four. The two-player game's second colours are
+  ``config.options["second_colours"]`` (``players[i].second_colour``) or the first unused
+  Manhattan colours.
+* **Cards (M3):** see ``deck``.
 * **No legal build (M5).** Rare: every lot the player's cards mark is held in all six cities
   by other colours too tall to take over with the chosen pieces. Then (and only then) the
   player discards one card of their choice (``Discard``), draws, and plays again, as
   Carcassonne's G5 redraws an unplaceable tile.
 * Every player draws after every card, the last card of the game included; the first player
   of the next round is the left neighbour, i.e. the next seat (G3 order is clockwise).
+
+The state hash (L4) is kept incrementally: one item per piece on the board, per colour's
+supply and chosen count of each height and score, the cards' items (``deck``) and one for
+the turn.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from ...core import hashing
-from ...core.errors import IllegalMove, LogFormatError
+from ...core.errors import IllegalMove
 from ...core.events import Event, GameEnd
 from ...core.family import Family, GameConfig, GameState
-from ...core.rng import SeededStream
 from . import scoring
-from .events import Built, PiecesChosen, Reshuffle, pieces_text
+from .deck import Deck, card_text
+from .events import Built, PiecesChosen, pieces_text
 from .material import (
     CITIES,
     COLOURS,
     DEFAULT_MATERIAL,
     HEIGHTS,
-    LOTS,
     Material,
     default_sides,
     lot_name,
@@ -48,6 +48,8 @@ from .material import (
 
 ROUNDS = {2: 6, 3: 6, 4: 4}  # M7
 PER_ROUND = {2: 4, 3: 4, 4: 6}  # pieces per colour per round (M4, M7)
+CITY_INDEX = {name: i for i, name in enumerate(CITIES)}
+_item = hashing.item
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +62,14 @@ class Choose:
 @dataclass(frozen=True, slots=True)
 class Build:
     """M5: play ``card`` (the lot as printed, 0–8) and put a piece of ``storeys`` of
-    ``colour`` (needed only by a player with two colours) on the lot it marks in ``city``."""
+    ``colour`` (needed only by a player with two colours) on the lot it marks in ``city``;
+    ``draw`` is the card drawn after it (required without a seed, checked with one)."""
 
     card: int
     city: str
     storeys: int
     colour: str | None = None
+    draw: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,13 +77,10 @@ class Discard:
     """A player with no legal build discards ``card`` and draws (see the module)."""
 
     card: int
+    draw: int | None = None
 
 
 Move = Choose | Build | Discard
-
-
-def _count(items: list[int], value: int) -> int:
-    return sum(1 for x in items if x == value)
 
 
 class ManhattanState(GameState):
@@ -92,8 +93,6 @@ class ManhattanState(GameState):
         n = len(config.players)
         if n not in ROUNDS:
             raise IllegalMove("M1", f"{n} players; Manhattan takes 2 to 4")
-        if config.seed is None:
-            raise LogFormatError("Manhattan is played from a seed for now (M3)", "/seed")
         self.material: Material = config.material or DEFAULT_MATERIAL
         self.sides: tuple[str, ...] = tuple(config.options.get("sides") or default_sides(n))
         own = [p.colour for p in config.players]
@@ -105,21 +104,24 @@ class ManhattanState(GameState):
         else:
             self.colours_of = tuple((c,) for c in own)
         self.colours = tuple(c for cs in self.colours_of for c in cs)
-        if len(set(self.colours)) != len(self.colours) or len(set(self.sides)) != n:
-            raise IllegalMove("M2", "every colour and every side belongs to one player")
+        if len(set(self.colours)) != len(self.colours):
+            raise IllegalMove("M2", "every colour belongs to one player: "
+                              f"{', '.join(self.colours)}")
+        if len(set(self.sides)) != n:
+            raise IllegalMove("M2", f"every side of the board seats one player: "
+                              f"{', '.join(self.sides)}")
         self.seat_of = {c: s for s, cs in enumerate(self.colours_of) for c in cs}
         self.rounds = ROUNDS[n]
         self.per_round = PER_ROUND[n]
+        if self.material.pieces_per_colour < self.rounds * self.per_round:
+            raise IllegalMove("M1", f"{self.material.pieces_per_colour} pieces per colour; "
+                              f"{n} players need {self.rounds * self.per_round} "
+                              f"({self.rounds} rounds of {self.per_round})")
         self.supply = {c: dict(self.material.pieces) for c in self.colours}
         self.chosen = {c: dict.fromkeys(HEIGHTS, 0) for c in self.colours}
         self.board: dict[tuple[int, int], list[tuple[str, int]]] = {}
-        deck = self.material.deck()
-        SeededStream(config.seed, "manhattan-deck").shuffle(deck)
-        size = self.material.hand_size
-        self.hands = [deck[s * size:(s + 1) * size] for s in range(n)]
-        self.pile = deck[n * size:]
-        self.played: list[int] = []
-        self.reshuffles = 0
+        names = [p.name for p in config.players]
+        self.deck = Deck(self.material, names, config.seed, config.options.get("deal"))
         self.round = 1
         self.first = 0
         self.phase = "choose"  # "choose", "build" or "over"
@@ -129,14 +131,37 @@ class ManhattanState(GameState):
         self.finished = False
         self.moves_played = 0
         self.setup_events: list[Event] = []
-        self.hash = 0
-        self._rehash()
+        self._hash = self._board_hash()
+        self._turn_item = self._turn_hash()
 
     # ------------------------------------------------------------ the interface
 
     @property
     def family(self) -> Family:
         return self.FAMILY
+
+    @property
+    def hash(self) -> int:  # type: ignore[override]
+        return self._hash ^ self._turn_item ^ self.deck.full_hash
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """The cards each seat holds (M3)."""
+        return self.deck.hands
+
+    @property
+    def pile(self) -> list[int]:
+        """The draw pile (in a table game: its cards, in lot order)."""
+        return self.deck.pile
+
+    @property
+    def played(self) -> list[int]:
+        """The cards played since the last reshuffle, in order."""
+        return self.deck.played
+
+    @property
+    def reshuffles(self) -> int:
+        return self.deck.reshuffles
 
     @property
     def current_player(self) -> int | None:
@@ -149,169 +174,212 @@ class ManhattanState(GameState):
         return lot_seen_from(card, self.sides[seat])
 
     def legal_moves(self) -> Iterator[Move]:
+        """Every legal move; a build or discard names no draw in a seeded game, and each
+        card that may be drawn in a table game."""
         seat = self.current_player
         if seat is None:
             return
         if self.phase == "choose":
-            per_colour = [list(self._choices(c)) for c in self.colours_of[seat]]
+            per_colour = [list(self.choices(c)) for c in self.colours_of[seat]]
             for combo in itertools.product(*per_colour):
                 yield Choose(tuple(p for part in combo for p in part))
             return
-        builds = list(self._builds(seat))
-        yield from builds
+        builds: list[Build | Discard] = list(self.builds(seat))
         if not builds:
-            for card in sorted(set(self.hands[seat])):
-                yield Discard(card)
+            builds = [Discard(card) for card in sorted(set(self.hands[seat]))]
+        if self.deck.seed is not None:
+            yield from builds
+            return
+        for move in builds:
+            for card in self.deck.possible_draws(move.card):
+                yield dataclasses.replace(move, draw=card)
 
-    def _choices(self, colour: str) -> Iterator[tuple[tuple[str, int], ...]]:
+    def choices(self, colour: str) -> Iterator[tuple[tuple[str, int], ...]]:
+        """Every choice of this round's pieces of ``colour`` the supply allows (M4)."""
+        supply = self.supply[colour]
         for pick in itertools.combinations_with_replacement(HEIGHTS, self.per_round):
-            if all(_count(list(pick), h) <= self.supply[colour][h] for h in HEIGHTS):
+            if all(pick.count(h) <= supply[h] for h in HEIGHTS):
                 yield tuple((colour, h) for h in pick)
 
-    def _builds(self, seat: int) -> Iterator[Build]:
+    def builds(self, seat: int) -> Iterator[Build]:
+        """Every legal build of ``seat`` (M5), cards and cities in order."""
         two = len(self.colours_of[seat]) > 1
         for card in sorted(set(self.hands[seat])):
             for city in CITIES:
                 for colour in self.colours_of[seat]:
                     for h in HEIGHTS:
-                        move = Build(card, city, h, colour if two else None)
-                        if self.chosen[colour][h] and self._takeover_error(seat, move) is None:
-                            yield move
+                        if self.chosen[colour][h] and self.takeover_error(
+                                seat, card, city, h, colour) is None:
+                            yield Build(card, city, h, colour if two else None)
 
     def check(self, move: Any) -> None:
+        """Raise ``IllegalMove`` (with the move's index and player) when ``move`` is
+        illegal here."""
+        try:
+            self._check(move)
+        except IllegalMove as exc:
+            exc.move = self.moves_played
+            seat = self.current_player
+            exc.player = None if seat is None else self.config.players[seat].name
+            raise
+
+    def _check(self, move: Any) -> None:
         seat = self.current_player
         if seat is None:
             raise IllegalMove("M8", "the game is over")
+        cls = type(move)
+        if cls is Build:
+            if self.phase != "build":
+                raise IllegalMove("M4", f"{self.config.players[seat].name} must first choose "
+                                  f"the pieces of round {self.round}")
+            self.deck.check_play(seat, move.card)
+            colour = self._colour(seat, move.colour)
+            if move.city not in CITY_INDEX:
+                raise IllegalMove("M1", f"{move.city!r} is not a city of the board (choose "
+                                  f"from {', '.join(CITIES)})")
+            if move.storeys not in HEIGHTS or not self.chosen[colour][move.storeys]:
+                raise IllegalMove("M4", f"{self.config.players[seat].name} has no {colour} "
+                                  f"{move.storeys}-storey piece in play (chosen: "
+                                  f"{pieces_text(self._chosen_list(colour)) or 'none'})")
+            error = self.takeover_error(seat, move.card, move.city, move.storeys, colour)
+            if error is not None:
+                raise IllegalMove("M5", error)
+            self.deck.check_draw(seat, move.card, move.draw)
+        elif cls is Choose:
+            self._check_choose(seat, move)
+        elif cls is Discard:
+            name = self.config.players[seat].name
+            if self.phase != "build":
+                raise IllegalMove("M4", f"{name} must first choose the pieces of round "
+                                  f"{self.round}")
+            self.deck.check_play(seat, move.card)
+            if any(True for _ in self.builds(seat)):
+                raise IllegalMove("M5", f"{name} can build, so may not discard "
+                                  f"{card_text(move.card)}")
+            self.deck.check_draw(seat, move.card, move.draw)
+        else:
+            raise IllegalMove("M4", f"{move!r} is not a Manhattan move")
+
+    def _colour(self, seat: int, colour: str | None) -> str:
+        """The colour a build of ``seat`` uses (M2, M7)."""
+        mine = self.colours_of[seat]
+        if colour is None:
+            if len(mine) > 1:
+                raise IllegalMove("M7", f"{self.config.players[seat].name} plays "
+                                  f"{' and '.join(mine)}: name the colour of the piece")
+            return mine[0]
+        if colour not in mine:
+            raise IllegalMove("M2", f"{colour} is not a colour of "
+                              f"{self.config.players[seat].name} ({' and '.join(mine)})")
+        return colour
+
+    def _check_choose(self, seat: int, move: Choose) -> None:
         name = self.config.players[seat].name
         mine = self.colours_of[seat]
-        if isinstance(move, Choose):
-            if self.phase != "choose":
-                raise IllegalMove("M4", f"{name} must build now: pieces are chosen at the "
-                                  "start of a round")
-            for colour, h in move.pieces:
-                if colour not in mine:
-                    raise IllegalMove("M2", f"{colour} is not a colour of {name} "
-                                      f"({' and '.join(mine)})")
-                if h not in HEIGHTS:
-                    raise IllegalMove("M1", f"there is no {h}-storey piece (1 to 4)")
-            for colour in mine:
-                taken = [h for c, h in move.pieces if c == colour]
-                if len(taken) != self.per_round:
-                    what = "too many" if len(taken) > self.per_round else "too few"
-                    raise IllegalMove("M4", f"{name} takes {len(taken)} {colour} pieces, "
-                                      f"{what}: each round takes {self.per_round}")
-                for h in HEIGHTS:
-                    if _count(taken, h) > self.supply[colour][h]:
-                        raise IllegalMove("M4", f"{name} takes {_count(taken, h)} {colour} "
-                                          f"{h}-storey pieces; {self.supply[colour][h]} left")
-            return
-        if not isinstance(move, Build | Discard):
-            raise IllegalMove("M4", f"{move!r} is not a Manhattan move")
-        if self.phase != "build":
-            raise IllegalMove("M4", f"{name} must first choose the pieces of round "
-                              f"{self.round}")
-        if not (isinstance(move.card, int) and 0 <= move.card < LOTS):
-            raise IllegalMove("M1", f"card {move.card!r}: a card marks one of the lots 0 to 8")
-        if move.card not in self.hands[seat]:
-            raise IllegalMove("M3", f"{name} holds no card {move.card} "
-                              f"({lot_name(move.card)} as printed); hand "
-                              f"{sorted(self.hands[seat])}")
-        if isinstance(move, Discard):
-            if any(True for _ in self._builds(seat)):
-                raise IllegalMove("M5", f"{name} can build, so may not discard card "
-                                  f"{move.card}")
-            return
-        if move.city not in CITIES:
-            raise IllegalMove("M1", f"{move.city!r} is not a city of the board (choose from "
-                              f"{', '.join(CITIES)})")
-        if move.colour is None and len(mine) > 1:
-            raise IllegalMove("M7", f"{name} plays {' and '.join(mine)}: name the colour "
-                              "of the piece")
-        colour = move.colour or mine[0]
-        if colour not in mine:
-            raise IllegalMove("M2", f"{colour} is not a colour of {name} ({' and '.join(mine)})")
-        if move.storeys not in HEIGHTS or not self.chosen[colour][move.storeys]:
-            raise IllegalMove("M4", f"{name} has no {colour} {move.storeys}-storey piece in "
-                              f"play (chosen: {pieces_text(self._chosen_list(colour))})")
-        error = self._takeover_error(seat, Build(move.card, move.city, move.storeys, colour))
-        if error is not None:
-            raise IllegalMove("M5", error)
+        if self.phase != "choose":
+            raise IllegalMove("M4", f"{name} must build now: pieces are chosen at the "
+                              "start of a round")
+        for colour, h in move.pieces:
+            if colour not in mine:
+                raise IllegalMove("M2", f"{colour} is not a colour of {name} "
+                                  f"({' and '.join(mine)})")
+            if h not in HEIGHTS:
+                raise IllegalMove("M1", f"there is no {h}-storey piece (1 to 4)")
+        for colour in mine:
+            taken = [h for c, h in move.pieces if c == colour]
+            if len(taken) != self.per_round:
+                what = "too many" if len(taken) > self.per_round else "too few"
+                raise IllegalMove("M4", f"{name} takes {len(taken)} {colour} pieces, "
+                                  f"{what}: each round takes {self.per_round}")
+            for h in HEIGHTS:
+                if taken.count(h) > self.supply[colour][h]:
+                    raise IllegalMove("M4", f"{name} takes {taken.count(h)} {colour} "
+                                      f"{h}-storey pieces; {self.supply[colour][h]} left")
 
     def _chosen_list(self, colour: str) -> list[tuple[str, int]]:
         return [(colour, h) for h in HEIGHTS for _ in range(self.chosen[colour][h])]
 
-    def _takeover_error(self, seat: int, move: Build) -> str | None:
-        """Why ``move`` may not go on its lot (M5), or None."""
-        colour = move.colour or self.colours_of[seat][0]
-        city = CITIES.index(move.city)
-        lot = self.lot_of(seat, move.card)
-        stack = self.board.get((city, lot))
+    def takeover_error(self, seat: int, card: int, city: str, storeys: int,
+                       colour: str) -> str | None:
+        """Why ``colour``'s piece of ``storeys`` may not go on the lot ``card`` marks for
+        ``seat`` in ``city`` (M5), or None."""
+        lot = lot_seen_from(card, self.sides[seat])
+        stack = self.board.get((CITY_INDEX[city], lot))
         if not stack:
             return None
-        owner = scoring.owner(stack)
+        owner = stack[-1][0]
         if owner == colour:
             return None
-        theirs = sum(s for c, s in stack if c == owner)
-        after = sum(s for c, s in stack if c == colour) + move.storeys
-        if after >= theirs:
+        theirs = mine = 0
+        for c, s in stack:
+            if c == owner:
+                theirs += s
+            elif c == colour:
+                mine += s
+        if mine + storeys >= theirs:
             return None
-        return (f"{lot_name(lot)} of {move.city} (card {move.card} seen from the "
+        return (f"{lot_name(lot)} of {city} ({card_text(card)} seen from the "
                 f"{self.sides[seat]}) is {owner}'s with {theirs} of its "
-                f"{scoring.height(stack)} storeys; with this {move.storeys}-storey piece "
-                f"{colour} would have {after}, fewer than {theirs}")
+                f"{scoring.height(stack)} storeys; with this {storeys}-storey piece "
+                f"{colour} would have {mine + storeys}, fewer than {theirs}")
 
     def apply(self, move: Any) -> list[Event]:
         self.check(move)
         seat = self.current_player
         assert seat is not None
         events: list[Event] = []
-        if isinstance(move, Choose):
-            pieces = tuple(sorted(move.pieces, key=lambda p: (self.colours.index(p[0]), p[1])))
-            for colour, h in pieces:
-                self.supply[colour][h] -= 1
-                self.chosen[colour][h] += 1
+        h = self._hash
+        if type(move) is Choose:
+            colours = self.colours
+            pieces = tuple(sorted(move.pieces, key=lambda p: (colours.index(p[0]), p[1])))
+            for colour, s in pieces:
+                supply, chosen = self.supply[colour], self.chosen[colour]
+                h ^= (_item("m-supply", colour, s, supply[s])
+                      ^ _item("m-chosen", colour, s, chosen[s]))
+                supply[s] -= 1
+                chosen[s] += 1
+                h ^= (_item("m-supply", colour, s, supply[s])
+                      ^ _item("m-chosen", colour, s, chosen[s]))
             events.append(PiecesChosen(seat, self.round, pieces))
             self.turn += 1
             if self.turn == len(self.config.players):
                 self.phase, self.turn = "build", 0
+            self._hash = h
         else:
-            self.hands[seat].remove(move.card)
-            self.played.append(move.card)
-            if isinstance(move, Build):
+            deck = self.deck
+            deck.play(seat, move.card)
+            if type(move) is Build:
                 colour = move.colour or self.colours_of[seat][0]
-                city, lot = CITIES.index(move.city), self.lot_of(seat, move.card)
+                city = CITY_INDEX[move.city]
+                lot = lot_seen_from(move.card, self.sides[seat])
                 stack = self.board.setdefault((city, lot), [])
-                before = scoring.owner(stack) if stack else None
+                before = stack[-1][0] if stack else None
+                h ^= _item("m-piece", city, lot, len(stack), colour, move.storeys)
                 stack.append((colour, move.storeys))
-                self.chosen[colour][move.storeys] -= 1
-                events.append(Built(seat, colour, move.card, move.city, lot, move.storeys,
+                chosen = self.chosen[colour]
+                s = move.storeys
+                h ^= _item("m-chosen", colour, s, chosen[s])
+                chosen[s] -= 1
+                self._hash = h ^ _item("m-chosen", colour, s, chosen[s])
+                events.append(Built(seat, colour, move.card, move.city, lot, s,
                                     scoring.height(stack), before))
-            events += self._draw(seat)
-            if isinstance(move, Build):
+            events += deck.draw(seat, move.draw if deck.seed is None else None)
+            if type(move) is Build:
                 self.turn += 1
-                if not any(any(c.values()) for c in self.chosen.values()):
+                if self.turn == len(self.colours) * self.per_round:
                     events += self._end_round()
         self.moves_played += 1
-        self._rehash()
-        return events
-
-    def _draw(self, seat: int) -> list[Event]:
-        events: list[Event] = []
-        if not self.pile:
-            self.reshuffles += 1
-            pile = list(self.played)
-            SeededStream(self.config.seed or "", f"manhattan-deck/{self.reshuffles}").shuffle(
-                pile)
-            self.pile, self.played = pile, []
-            events.append(Reshuffle(self.reshuffles, len(pile)))
-        self.hands[seat].append(self.pile.pop(0))
+        self._turn_item = self._turn_hash()
         return events
 
     def _score(self, phase: str) -> list[Event]:
         events, points = scoring.score_round(self.board, self.colours, self.seat_of, phase)
         for colour, p in points.items():
-            self.colour_scores[colour] += p
-            self.scores[self.seat_of[colour]] += p
+            if p:
+                old = self.colour_scores[colour]
+                self._hash ^= _item("m-score", colour, old) ^ _item("m-score", colour, old + p)
+                self.colour_scores[colour] = old + p
+                self.scores[self.seat_of[colour]] += p
         return list(events)
 
     def _end_round(self) -> list[Event]:
@@ -336,7 +404,7 @@ class ManhattanState(GameState):
             return []
         events = self._score("final") if self.phase == "build" and self.turn else []
         events += self._finish()
-        self._rehash()
+        self._turn_item = self._turn_hash()
         return events
 
     def copy(self) -> Self:
@@ -345,8 +413,7 @@ class ManhattanState(GameState):
         other.supply = {c: dict(v) for c, v in self.supply.items()}
         other.chosen = {c: dict(v) for c, v in self.chosen.items()}
         other.board = {k: list(v) for k, v in self.board.items()}
-        other.hands = [list(h) for h in self.hands]
-        other.pile, other.played = list(self.pile), list(self.played)
+        other.deck = self.deck.copy()
         other.colour_scores = dict(self.colour_scores)
         other.scores = list(self.scores)
         other.setup_events = list(self.setup_events)
@@ -363,18 +430,30 @@ class ManhattanState(GameState):
                 "colour_scores": dict(self.colour_scores),
                 "chosen": {c: pieces_text(self._chosen_list(c)) for c in self.colours}}
 
-    def _rehash(self) -> None:
-        item = hashing.item
-        h = item("m-turn", self.phase, self.round, self.first, self.turn, self.reshuffles)
+    def _turn_hash(self) -> int:
+        return _item("m-turn", self.phase, self.round, self.first, self.turn)
+
+    def _board_hash(self) -> int:
+        """The board, supply, chosen and score items, from scratch."""
+        h = 0
         for (city, lot), stack in self.board.items():
             for level, (colour, s) in enumerate(stack):
-                h ^= item("m-piece", city, lot, level, colour, s)
+                h ^= _item("m-piece", city, lot, level, colour, s)
         for colour in self.colours:
-            h ^= item("m-score", colour, self.colour_scores[colour])
+            h ^= _item("m-score", colour, self.colour_scores[colour])
             for height in HEIGHTS:
-                h ^= item("m-supply", colour, height, self.supply[colour][height])
-                h ^= item("m-chosen", colour, height, self.chosen[colour][height])
-        for seat, hand in enumerate(self.hands):
-            h ^= item("m-hand", seat, tuple(sorted(hand)))
-        h ^= item("m-pile", tuple(self.pile)) ^ item("m-played", tuple(self.played))
-        self.hash = h
+                h ^= _item("m-supply", colour, height, self.supply[colour][height])
+                h ^= _item("m-chosen", colour, height, self.chosen[colour][height])
+        return h
+
+    def hash_from_scratch(self) -> int:
+        """The state hash computed anew (the tests compare it with the incremental one)."""
+        fresh = Deck.__new__(Deck)
+        fresh.hash = _item("m-pile", self.deck.reshuffles, len(self.pile))
+        for s, hand in enumerate(self.hands):
+            for k, card in enumerate(hand):
+                fresh.hash ^= _item("m-hand", s, card, hand[:k].count(card))
+        played = 0
+        for i, card in enumerate(self.played):
+            played ^= _item("m-played", i, card)
+        return self._board_hash() ^ self._turn_hash() ^ fresh.hash ^ played

@@ -1,0 +1,174 @@
+"""Manhattan's building cards (M3): the deal, the hands, the draw pile and its reshuffles.
+
+**Seeded games.** The 45 cards in lot order (``Material.deck``) are shuffled by
+``SeededStream(seed, "manhattan-deck")``; seat 0 gets the first 4 cards, seat 1 the next 4,
+and so on; the pile is the rest, drawn from the front. When a player must draw and the pile is
+empty, all played cards, in the order they were played (the one just played included), are
+shuffled by ``SeededStream(seed, "manhattan-deck/<k>")`` (k = 1, 2, ...) into the new pile.
+Test vectors (default material): seed ``"0"`` deals ``[7, 8, 6, 6]`` to seat 0, seed ``"1"``
+deals ``[0, 1, 2, 6]`` (pinned by ``tests/test_manhattan.py``). A log may state the deal and
+every card drawn; both are checked against the seed.
+
+**Table games** (no seed) name the deal in the header and the card drawn in every move that
+plays a card; the verifier checks that each is still in the pile (the deck less the hands and
+the cards played since the last reshuffle).
+
+The state hash of the cards is kept incrementally: one item per card in a hand (by its copy
+number), one per played card (by its place in the played pile) and one for the pile's size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Self
+
+from ...core import hashing
+from ...core.errors import IllegalMove
+from ...core.rng import SeededStream
+from .events import Reshuffle
+from .material import LOTS, Material, lot_name
+
+
+def card_text(card: int) -> str:
+    """``card 4 (the centre lot as printed)``."""
+    return f"card {card} ({lot_name(card)} as printed)"
+
+
+class Deck:
+    """The cards of one game: hands, draw pile, played cards (M3)."""
+
+    def __init__(self, material: Material, names: Sequence[str], seed: str | None,
+                 deal: Sequence[Sequence[int]] | None) -> None:
+        self.seed = seed
+        self.names = tuple(names)
+        size = material.hand_size
+        n = len(names)
+        cards = material.deck()
+        if seed is not None:
+            SeededStream(seed, "manhattan-deck").shuffle(cards)
+            self.hands = [cards[s * size:(s + 1) * size] for s in range(n)]
+            self.pile = cards[n * size:]
+            for s, hand in enumerate(deal or ()):
+                if sorted(hand) != sorted(self.hands[s]):
+                    raise IllegalMove("M3", f"{names[s]}'s hand is given as {sorted(hand)}, "
+                                      f"but the seeded deal gives {sorted(self.hands[s])}")
+        else:
+            if deal is None:
+                raise IllegalMove("M3", "a log without a seed must name the deal: the cards "
+                                  "each player holds at the start (deal)")
+            self.hands = [list(h) for h in deal]
+            left = [material.cards_per_lot[lot] for lot in range(LOTS)]
+            for s, hand in enumerate(self.hands):
+                if len(hand) != size:
+                    raise IllegalMove("M3", f"{names[s]} is dealt {len(hand)} cards; each "
+                                      f"player holds {size}")
+                for card in hand:
+                    if not 0 <= card < LOTS:
+                        raise IllegalMove("M1", f"card {card} in {names[s]}'s hand: a card "
+                                          "marks one of the lots 0 to 8")
+                    left[card] -= 1
+                    if left[card] < 0:
+                        raise IllegalMove("M3", f"the deal holds more {card_text(card)} "
+                                          f"than the {material.cards_per_lot[card]} of the deck")
+            self.pile = [lot for lot in range(LOTS) for _ in range(left[lot])]
+        self.played: list[int] = []
+        self.reshuffles = 0
+        self.hash = hashing.item("m-pile", 0, len(self.pile))
+        for s, hand in enumerate(self.hands):
+            for k, card in enumerate(hand):
+                self.hash ^= hashing.item("m-hand", s, card, hand[:k].count(card))
+        self._played_hash = 0
+
+    def copy(self) -> Self:
+        """An independent copy."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.hands = [list(h) for h in self.hands]
+        other.pile, other.played = list(self.pile), list(self.played)
+        return other
+
+    def check_play(self, seat: int, card: object) -> None:
+        """M1/M3: ``card`` is a card ``seat`` holds."""
+        if not (type(card) is int and 0 <= card < LOTS):
+            raise IllegalMove("M1", f"card {card!r}: a card marks one of the lots 0 to 8")
+        if card not in self.hands[seat]:
+            raise IllegalMove("M3", f"{self.names[seat]} holds no {card_text(card)}; hand "
+                              f"{sorted(self.hands[seat])}")
+
+    def next_card(self, played: int) -> int | None:
+        """The card the player draws after playing ``played`` (seeded games), or None (table
+        games: any card of the pile)."""
+        if self.seed is None:
+            return None
+        if self.pile:
+            return self.pile[0]
+        pile = [*self.played, played]
+        SeededStream(self.seed, f"manhattan-deck/{self.reshuffles + 1}").shuffle(pile)
+        return pile[0]
+
+    def possible_draws(self, played: int) -> list[int]:
+        """The cards a player may draw after playing ``played`` (one, in a seeded game)."""
+        expected = self.next_card(played)
+        if expected is not None:
+            return [expected]
+        return sorted(set(self.pile if self.pile else [*self.played, played]))
+
+    def check_draw(self, seat: int, played: int, named: int | None) -> None:
+        """M3: the card a move says was drawn is the one the pile gives."""
+        expected = self.next_card(played)
+        if expected is not None:
+            if named is not None and named != expected:
+                raise IllegalMove("M3", f"the log says {self.names[seat]} drew card {named}, "
+                                  f"but the seeded pile gives {card_text(expected)}")
+            return
+        if named is None:
+            raise IllegalMove("M3", "a log without a seed must name the card drawn after "
+                              "every card played (draw)")
+        pile = self.pile if self.pile else [*self.played, played]
+        if not (type(named) is int and 0 <= named < LOTS) or named not in pile:
+            raise IllegalMove("M3", f"{self.names[seat]} cannot draw card {named!r}: the pile "
+                              f"holds {_cards(pile)}")
+
+    def play(self, seat: int, card: int) -> None:
+        """``seat`` plays ``card`` from their hand onto the played pile."""
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.hash ^= hashing.item("m-hand", seat, card, hand.count(card))
+        self._played_hash ^= hashing.item("m-played", len(self.played), card)
+        self.played.append(card)
+
+    def draw(self, seat: int, named: int | None) -> list[Reshuffle]:
+        """``seat`` draws (the ``named`` card in a table game), reshuffling when the pile is
+        empty. ``check_draw`` has accepted the move."""
+        events: list[Reshuffle] = []
+        h = self.hash ^ hashing.item("m-pile", self.reshuffles, len(self.pile))
+        if not self.pile:
+            self.reshuffles += 1
+            pile = self.played
+            if self.seed is not None:
+                SeededStream(self.seed, f"manhattan-deck/{self.reshuffles}").shuffle(pile)
+            else:
+                pile.sort()
+            self.pile, self.played = pile, []
+            self._played_hash = 0
+            events.append(Reshuffle(self.reshuffles, len(pile)))
+        if named is None:
+            card = self.pile.pop(0)
+        else:
+            card = named
+            self.pile.remove(card)
+        hand = self.hands[seat]
+        h ^= hashing.item("m-hand", seat, card, hand.count(card))
+        hand.append(card)
+        self.hash = h ^ hashing.item("m-pile", self.reshuffles, len(self.pile))
+        return events
+
+    @property
+    def full_hash(self) -> int:
+        """The cards' part of the state hash (hands, pile size, played pile)."""
+        return self.hash ^ self._played_hash
+
+
+def _cards(cards: Sequence[int]) -> str:
+    counts = [sum(1 for c in cards if c == lot) for lot in range(LOTS)]
+    return ", ".join(f"{n}× card {lot}" for lot, n in enumerate(counts) if n) or "nothing"

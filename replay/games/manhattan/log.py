@@ -1,0 +1,177 @@
+"""Manhattan's part of the log format: header fields and moves (docs/log-format.md).
+
+Header: ``players[i].side`` (M2) and ``players[i].second_colour`` (M7), ``material`` (M1,
+when not the default) and ``deal`` (M3: required without a seed, checked with one). Moves:
+
+* ``{"choose": {"blue": [1, 1, 2, 3]}}``: the pieces taken into play (M4), per colour;
+* ``{"card": 4, "city": "Sydney", "storeys": 2, "colour": "blue", "draw": 7}``: a build
+  (M5); ``colour`` only for a player with two, ``draw`` the card drawn after it;
+* ``{"discard": 5, "draw": 2}``: a card given up when no build is legal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...core.errors import IllegalMove, LogFormatError
+from ...core.family import GameConfig, Player
+from ...core.json_input import plain_int, scores_surely_valid
+from .material import COLOURS, DEFAULT_MATERIAL, HEIGHTS, Material, default_sides
+from .state import Build, Choose, Discard, Move
+
+BUILD_FIELDS = frozenset({"card", "city", "storeys", "colour", "draw", "scores"})
+
+
+def material_from(raw: Mapping[str, Any] | None) -> Material:
+    """The ``material`` header field as a ``Material`` (the default where it is silent)."""
+    if not raw:
+        return DEFAULT_MATERIAL
+    d = DEFAULT_MATERIAL
+    pieces = raw.get("pieces")
+    return Material(
+        tuple(raw.get("cards_per_lot", d.cards_per_lot)),
+        d.pieces if pieces is None else dict(zip(HEIGHTS, pieces, strict=True)),
+        raw.get("hand_size", d.hand_size))
+
+
+def material_json(material: Material) -> dict[str, Any]:
+    """The ``material`` header field of a game (only what differs from the default)."""
+    d = DEFAULT_MATERIAL
+    out: dict[str, Any] = {}
+    if material.cards_per_lot != d.cards_per_lot:
+        out["cards_per_lot"] = list(material.cards_per_lot)
+    if dict(material.pieces) != dict(d.pieces):
+        out["pieces"] = [material.pieces[h] for h in HEIGHTS]
+    if material.hand_size != d.hand_size:
+        out["hand_size"] = material.hand_size
+    return out
+
+
+def options_from(header: Mapping[str, Any], players: tuple[Player, ...],
+                 material: Material) -> dict[str, Any]:
+    """Seats, second colours and the deal from a schema-valid header, checked (M1, M2, M3,
+    M7); raises ``LogFormatError`` with the JSON path or ``IllegalMove`` (move None)."""
+    raw = header.get("players") or [{} for _ in players]
+    n = len(players)
+    for p in players:
+        if p.colour not in COLOURS:
+            raise IllegalMove("M1", f"{p.name} plays {p.colour}; Manhattan's colours are "
+                              f"{', '.join(COLOURS)}")
+    given = [p.get("side") for p in raw]
+    if any(s is not None for s in given) and None in given:
+        raise LogFormatError(f"give every player's side or none (by default "
+                             f"{', '.join(default_sides(n))})",
+                             f"/players/{given.index(None)}/side")
+    sides = tuple(given) if None not in given else default_sides(n)
+    for i, side in enumerate(sides):
+        if sides.index(side) != i:
+            raise IllegalMove("M2", f"{players[i].name} and {players[sides.index(side)].name} "
+                              f"both sit on the {side} side: one player a side")
+    seconds = [p.get("second_colour") for p in raw]
+    second_colours: tuple[str, ...] | None = None
+    if n != 2:
+        if any(s is not None for s in seconds):
+            k = next(i for i, s in enumerate(seconds) if s is not None)
+            raise IllegalMove("M7", f"{players[k].name} has a second colour, "
+                              f"{seconds[k]}; only the two-player game gives players two")
+    else:
+        taken = [p.colour for p in players] + [s for s in seconds if s is not None]
+        spare = iter(c for c in COLOURS if c not in taken)
+        second_colours = tuple(s if s is not None else next(spare, "none") for s in seconds)
+        for i, colour in enumerate(second_colours):
+            if colour not in COLOURS:
+                raise IllegalMove("M1", f"{players[i].name}'s second colour is {colour}; "
+                                  f"Manhattan's colours are {', '.join(COLOURS)}")
+        everyone = [p.colour for p in players] + list(second_colours)
+        for i, colour in enumerate(everyone):
+            if everyone.index(colour) != i:
+                raise IllegalMove("M2", f"{colour} is played twice: every colour belongs to "
+                                  "one player")
+    deal = header.get("deal")
+    if deal is not None and len(deal) != n:
+        raise LogFormatError(f"the deal gives {len(deal)} hands for {n} players", "/deal")
+    if material.cards < n * material.hand_size + 1:
+        raise IllegalMove("M1", f"{material.cards} cards cannot deal {material.hand_size} "
+                          f"to each of {n} players and leave a pile")
+    return {"sides": sides, "second_colours": second_colours,
+            "deal": None if deal is None else tuple(tuple(h) for h in deal)}
+
+
+def players_json(config: GameConfig) -> list[dict[str, Any]]:
+    """The ``players`` of a Manhattan log: name, colour, side, and the second colour of the
+    two-player game."""
+    out: list[dict[str, Any]] = []
+    seconds = config.options.get("second_colours")
+    for i, p in enumerate(config.players):
+        entry: dict[str, Any] = {"name": p.name, "colour": p.colour,
+                                 "side": config.options["sides"][i]}
+        if seconds:
+            entry["second_colour"] = seconds[i]
+        out.append(entry)
+    return out
+
+
+def decode_move(raw: Mapping[str, Any], path: str) -> Move:
+    """A schema-valid move object as a move."""
+    choose = raw.get("choose")
+    if choose is not None:
+        return Choose(tuple((colour, h) for colour, hs in choose.items() for h in hs))
+    if "discard" in raw:
+        return Discard(raw["discard"], raw.get("draw"))
+    return Build(raw["card"], raw["city"], raw["storeys"], raw.get("colour"), raw.get("draw"))
+
+
+def encode_move(move: Move) -> dict[str, Any]:
+    """A move as a log records it (``decode_move``'s inverse)."""
+    if type(move) is Build:
+        out: dict[str, Any] = {"card": move.card, "city": move.city, "storeys": move.storeys}
+        if move.colour is not None:
+            out["colour"] = move.colour
+        if move.draw is not None:
+            out["draw"] = move.draw
+        return out
+    if type(move) is Choose:
+        by_colour: dict[str, list[int]] = {}
+        for colour, h in move.pieces:
+            by_colour.setdefault(colour, []).append(h)
+        return {"choose": by_colour}
+    assert isinstance(move, Discard)
+    return {"discard": move.card} if move.draw is None else {"discard": move.card,
+                                                              "draw": move.draw}
+
+
+def _short(v: Any) -> bool:
+    return type(v) is str and 1 <= len(v) <= 32
+
+
+def _ints(values: Sequence[Any]) -> bool:
+    return all(plain_int(v, -1000, 1000) for v in values)
+
+
+def move_surely_valid(raw: Any) -> bool:
+    """Accepts only move objects the schema's ``manhattan-move`` accepts (fast path)."""
+    if type(raw) is not dict:
+        return False
+    if "card" in raw:
+        if not BUILD_FIELDS.issuperset(raw):
+            return False
+        if not (plain_int(raw["card"], -1000, 1000) and _short(raw.get("city"))
+                and plain_int(raw.get("storeys"), -1000, 1000)):
+            return False
+        if "colour" in raw and not _short(raw["colour"]):
+            return False
+        if "draw" in raw and not plain_int(raw["draw"], -1000, 1000):
+            return False
+        return "scores" not in raw or scores_surely_valid(raw)
+    if "choose" in raw:
+        choose = raw["choose"]
+        if not (set(raw) <= {"choose", "scores"} and type(choose) is dict
+                and 1 <= len(choose) <= 2):
+            return False
+        for colour, hs in choose.items():
+            if not (_short(colour) and type(hs) is list and 1 <= len(hs) <= 24 and _ints(hs)):
+                return False
+        return "scores" not in raw or scores_surely_valid(raw)
+    return False
+
