@@ -1,11 +1,12 @@
 """Manhattan (Andreas Seyfarth, Hans im Glück 1994), the future log's ``"game": "manhattan"``.
 
 Rules by id: M1 (material) in ``material``; M2–M5, M7, M8 in ``state``; M6 and M10 in
-``scoring``; M9 is the rulebook example (``tests/test_manhattan.py``).
+``scoring``; M9 is the rulebook example (``tests/test_manhattan.py``); the SVG picture of a
+position in ``drawing``.
 
 This is the engine core only. The family is **not registered**: registration
 (``register(MANHATTAN)``) waits for the log format (decode/encode), goldens, an invalid
-corpus, a fuzz machine, drawing and viewer support. Importing this package has no effect on
+corpus, a fuzz machine and viewer support. Importing this package has no effect on
 the registry.
 """
 
@@ -60,7 +61,12 @@ class Manhattan(Family):
 
     def draw(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
              notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:
-        raise NotImplementedError("Manhattan has no drawing yet")
+        """The board as SVG (``drawing.board``)."""
+        from .drawing import board
+
+        assert isinstance(state, ManhattanState)
+        return board(state, events=events, failure=failure, notes=notes, size=size,
+                     prefix=prefix)
 
 
 MANHATTAN = Manhattan()  # not registered: see the module docstring
