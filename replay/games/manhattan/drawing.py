@@ -1,0 +1,466 @@
+"""A Manhattan position as SVG: a pure function of a ``ManhattanState``.
+
+``board(state, events=...)`` draws the six cities (3 across, 2 down, in ``CITIES`` order) with
+south at the bottom, each a 3×3 grid of lots (lot = row·3 + column, row 0 north); every
+building as an oblique stack of storeys in its pieces' colours, its height on top; the tallest
+building(s) starred (grey, "tie", when shared: nobody scores, M10); the lot just built outlined
+in orange, a take-over flagged; each ``Score``'s cells tinted in its scorer's colour (``<g
+class="hl" data-ev="i">``) with a "+N" badge; the compass sides with the players there (a card
+is read from its side, M2); and under the board the round, phase, turn, scores, pieces in play,
+supplies and hands. Storeys share one thickness over the board (heights compare at a glance),
+thinner as the tallest grows; a building too tall for its lot is drawn cut above the ground.
+No Carcassonne helper is imported: Manhattan shares nothing of the tile engine.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from collections import Counter
+from collections.abc import Sequence
+from html import escape
+
+from ...core.colours import PLAYER_COLOURS, player_colour
+from ...core.events import Event, Score
+from ...core.playback import Failure
+from . import scoring
+from .events import Built
+from .material import CITIES, HEIGHTS, LOTS, SIDES, lot_name, lot_seen_from
+from .state import Build, ManhattanState
+
+TABLE, STREET, GROUND = "#ebe5d5", "#b8ae98", "#f6f2e8"
+INK, GREY, NOBODY = "#231f1a", "#6b6358", "#8a8a8a"
+LAST, GOLD, FAIL, NOTE = "#ff7a00", "#ffd21f", "#c62828", "#8a5a00"
+P, IN = 84.0, 3.0  # lot pitch and the street half-width around a lot
+NAME, GX, GY, M = 26.0, 26.0, 16.0, 36.0  # city-name band, gaps between cities, margin
+W = 2 * M + 9 * P + 2 * GX  # board width
+BH = 2 * M + 2 * (NAME + 3 * P) + GY  # board height
+BX, BW, DX, DY = 20.0, 36.0, 14.0, 12.0  # a building's front face and its depth offset
+BOTTOM, ROOM, BREAK = 74.0, 44.0, 6.0  # front-face bottom in its lot; room above; a cut
+ROW = 32.0  # a colour's row in the panel
+LEGEND = ("★ tallest (grey, tie: shared, nobody scores, M10) · orange: just built · numbers: "
+          "storeys · tinted: scored by this move · badge by a score: its buildings")
+PHASES = {"choose": "choosing pieces", "build": "building", "over": "game over"}
+
+
+def _esc(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def _f(v: float) -> str:
+    text = f"{v:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _mix(colour: str, other: str, k: float) -> str:
+    """``colour`` moved ``k`` of the way to ``other`` (both ``#rrggbb``)."""
+    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    b = [int(other[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x + (y - x) * k):02x}" for x, y in zip(a, b, strict=True))
+
+
+STAR = "M" + "L".join(f"{_f(q * math.cos(a))},{_f(q * math.sin(a))}" for q, a in (
+    (9.0 if k % 2 == 0 else 4.0, math.pi * (k / 5 - 0.5)) for k in range(10))) + "Z"
+
+
+def _outline(fill: str) -> str:
+    return "#c8c8c8" if fill == PLAYER_COLOURS["black"] else "#1b1b1b"
+
+
+def _short(name: str, n: int = 16) -> str:
+    return name if len(name) <= n else name[:n - 1] + "…"
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width) or [""]
+
+
+def lot_origin(city: int, lot: int) -> tuple[float, float]:
+    """The top-left corner of a lot's cell in board units (south at the bottom)."""
+    row, col = divmod(lot, 3)
+    cx = M + (city % 3) * (3 * P + GX)
+    cy = M + (city // 3) * (NAME + 3 * P + GY) + NAME
+    return cx + col * P, cy + row * P
+
+
+def _cell(c: Sequence[int]) -> tuple[int, int] | None:
+    if len(c) == 2 and 0 <= c[0] < len(CITIES) and 0 <= c[1] < LOTS:
+        return int(c[0]), int(c[1])
+    return None
+
+
+def storey_size(state: ManhattanState) -> float:
+    """The thickness of one storey on this board: 8 units, less as the tallest grows (down to
+    1.5: a taller building is drawn cut)."""
+    top = max((scoring.height(s) for s in state.board.values() if s), default=1)
+    return max(1.5, min(8.0, ROOM / top))
+
+
+def board(state: ManhattanState, *, events: Sequence[Event] = (), failure: Failure | None = None,
+          notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:
+    """An SVG picture of ``state``.
+
+    ``events`` are the events of the move just played: the lot a ``Built`` names is outlined
+    (a take-over flagged), the cells of each ``Score`` are tinted in a layer of its own
+    (``<g class="hl" data-ev="i">``, ``i`` its index in ``events``) with its "+N" badge.
+    ``failure`` outlines the lot an illegal build aimed at and writes its text in a red
+    banner; ``notes`` are written above the board. ``size`` sets the width in pixels (by
+    default the picture fills its container); ``prefix`` starts every id of the picture.
+    """
+    banner = [(FAIL, failure.text())] if failure is not None else []
+    banner += [(NOTE, note) for note in notes]
+    top_svg, bh = _banner(banner)
+    panel, anchors, ph = _panel(state, events)
+    vy, vh = -bh, bh + BH + ph
+    layers = [f'<rect class="table" x="0" y="{_f(vy)}" width="{_f(W)}" height="{_f(vh)}" '
+              f'fill="{TABLE}"/>', _cities(state, prefix), _sides(state), _scored(state, events),
+              _buildings(state), _tallest(state, prefix), _last(events),
+              _failed(state, failure), panel, _popups(state, events, anchors), top_svg]
+    dims = f' width="{size}" height="{round(size * vh / W)}"' if size else ' width="100%"'
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="manhattan-board" '
+            f'viewBox="0 {_f(vy)} {_f(W)} {_f(vh)}"{dims} '
+            f'font-family="DejaVu Sans, Verdana, sans-serif">'
+            f'<defs><path id="{prefix}star" d="{STAR}"/></defs>'
+            + "".join(layers) + "</svg>\n")
+
+
+def _cities(state: ManhattanState, prefix: str) -> str:
+    out = ['<g class="cities">']
+    for c, name in enumerate(CITIES):
+        x, y = lot_origin(c, 0)
+        out.append(f'<g class="city" id="{prefix}city-{c}"><rect x="{_f(x - 2)}" '
+                   f'y="{_f(y - 2)}" width="{_f(3 * P + 4)}" height="{_f(3 * P + 4)}" rx="5" '
+                   f'fill="{STREET}"/><text x="{_f(x + 2)}" y="{_f(y - 8)}" font-size="16" '
+                   f'font-weight="bold" fill="{INK}">{_esc(name)}</text>')
+        for lot in range(LOTS):
+            lx, ly = lot_origin(c, lot)
+            built = state.board.get((c, lot))
+            what = (f"{scoring.height(built)} storeys, {scoring.owner(built)}'s" if built
+                    else "empty")
+            out.append(f'<rect class="lot" id="{prefix}lot-{c}-{lot}" x="{_f(lx + IN)}" '
+                       f'y="{_f(ly + IN)}" width="{_f(P - 2 * IN)}" height="{_f(P - 2 * IN)}" '
+                       f'rx="3" fill="{GROUND}"><title>{_esc(name)}, {lot_name(lot)} (lot '
+                       f'{lot}): {what}</title></rect>')
+        out.append("</g>")
+    out.append("</g>")
+    return "".join(out)
+
+
+def _sides(state: ManhattanState) -> str:
+    """The compass letters around the board, each with the players who sit on that side."""
+    spots = {"south": (W / 2, BH - M / 2, 0), "north": (W / 2, M / 2, 0),
+             "west": (M / 2, BH / 2, -90), "east": (W - M / 2, BH / 2, 90)}
+    out = ['<g class="sides" font-weight="bold">']
+    for side in SIDES:
+        x, y, turn = spots[side]
+        seats = [s for s, where in enumerate(state.sides) if where == side]
+        names = "".join(
+            f'<tspan fill="{player_colour(state.colours_of[s][0])}">'
+            f'{"▶ " if s == state.current_player else ""}'
+            f'{_esc(_short(state.config.players[s].name, 24))}{_two(state.colours_of[s])}'
+            f'</tspan>' for s in seats)
+        out.append(f'<g class="side side-{side}" transform="translate({_f(x)},{_f(y)}) '
+                   f'rotate({turn})"><circle r="11" fill="{INK}"/><text y="5" font-size="14" '
+                   f'text-anchor="middle" fill="#ffffff">{side[0].upper()}</text>')
+        if names:
+            out.append(f'<text x="17" y="5" font-size="14">{names}</text>')
+        out.append("</g>")
+    out.append("</g>")
+    return "".join(out)
+
+
+def _two(colours: tuple[str, ...]) -> str:
+    return f" ({' and '.join(colours)})" if len(colours) > 1 else ""
+
+
+def _buildings(state: ManhattanState) -> str:
+    t = storey_size(state)
+    return ('<g class="buildings">' + "".join(_building(c, lot, stack, t) for (c, lot), stack
+                                              in sorted(state.board.items()) if stack) + "</g>")
+
+
+def _building(c: int, lot: int, stack: scoring.Stack, t: float) -> str:
+    x0, y0 = lot_origin(c, lot)
+    h, who = scoring.height(stack), scoring.owner(stack)
+    cut = h - (h if h * t <= ROOM else int((ROOM - BREAK) / t))
+    pieces = " + ".join(f"{col} {s}" for col, s in stack)
+    title = (f"{CITIES[c]}, {lot_name(lot)}: {h} storeys, {who}'s ({pieces}, from the ground "
+             f"up){f'; the lowest {cut} storeys are not drawn' if cut else ''}")
+    out = [f'<g class="building" data-city="{c}" data-lot="{lot}" data-owner="{_esc(who)}" '
+           f'data-height="{h}"><title>{_esc(title)}</title>']
+    x, y = x0 + BX, y0 + BOTTOM
+    if cut:
+        zigzag = "".join(f"l{_f(BW / 8)},{2 - 4 * (k % 2)}" for k in range(8))
+        out.append(_box(x, y, BREAK, "#ffffff", "#e6e6e6", GREY, ".6", "cut")
+                   + f'<path d="M{_f(x)},{_f(y - 2)}{zigzag}" fill="none" stroke="{GREY}" '
+                   f'stroke-width=".8"/>')
+        y -= BREAK
+    skip = cut
+    for colour, storeys in stack:
+        n = storeys - min(skip, storeys)
+        skip -= storeys - n
+        if not n:
+            continue
+        fill = player_colour(colour)
+        out.append(_box(x, y, n * t, fill, _mix(fill, "#000000", .35), _outline(fill),
+                        _f(min(0.6, n * t / 5)), "piece"))
+        y -= n * t
+    fill = player_colour(who)
+    out.append(f'<path class="roof" d="M{_f(x)},{_f(y)}l{_f(DX)},{_f(-DY)}h{_f(BW)}'
+               f'l{_f(-DX)},{_f(DY)}Z" fill="{_mix(fill, "#ffffff", .3)}" stroke="{_outline(fill)}"'
+               f' stroke-width=".8" stroke-linejoin="round"/>'
+               f'<text class="height" x="{_f(x + (BW + DX) / 2)}" y="{_f(y - DY - 3)}" '
+               f'font-size="13" font-weight="bold" text-anchor="middle" fill="{INK}" '
+               f'stroke="#ffffff" stroke-width="3" paint-order="stroke">{h}</text></g>')
+    return "".join(out)
+
+
+def _box(x: float, y: float, band: float, fill: str, side: str, line: str, sw: str,
+         cls: str) -> str:
+    """One piece of a building: its front face (``cls``) from ``y`` up, and its side."""
+    return (f'<rect class="{cls}" x="{_f(x)}" y="{_f(y - band)}" width="{_f(BW)}" '
+            f'height="{_f(band)}" fill="{fill}" stroke="{line}" stroke-width="{sw}"/>'
+            f'<path d="M{_f(x + BW)},{_f(y)}l{_f(DX)},{_f(-DY)}v{_f(-band)}l{_f(-DX)},{_f(DY)}Z" '
+            f'fill="{side}" stroke="{line}" stroke-width="{sw}" stroke-linejoin="round"/>')
+
+
+def _tallest(state: ManhattanState, prefix: str) -> str:
+    built = sorted((k, s) for k, s in state.board.items() if s)
+    if not built:
+        return ""
+    top = max(scoring.height(s) for _, s in built)
+    keys = [k for k, s in built if scoring.height(s) == top]
+    tie = len(keys) > 1
+    title = (f"{len(keys)} buildings share the greatest height, {top} storeys: nobody scores "
+             f"the tallest (M10)" if tie else
+             f"the tallest building, {top} storeys: 3 points to its owner at scoring (M6)")
+    look = (f'fill="#c9c9c9" stroke="{INK}" stroke-width="1.2" stroke-dasharray="2 1.5"' if tie
+            else f'fill="{GOLD}" stroke="{INK}" stroke-width="1.2"')
+    out = [f'<g class="tallest{" tie" if tie else ""}"><title>{_esc(title)}</title>']
+    for c, lot in keys:
+        x, y = lot_origin(c, lot)
+        out.append(f'<use href="#{prefix}star" x="{_f(x + 12)}" y="{_f(y + 15)}" {look}/>')
+        if tie:
+            out.append(f'<text x="{_f(x + 12)}" y="{_f(y + 36)}" font-size="10" '
+                       f'font-weight="bold" text-anchor="middle" fill="{INK}">tie</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _last(events: Sequence[Event]) -> str:
+    out = []
+    for ev in events:
+        if not (isinstance(ev, Built) and ev.city in CITIES and 0 <= ev.lot < LOTS):
+            continue
+        x, y = lot_origin(CITIES.index(ev.city), ev.lot)
+        out.append(f'<rect class="last" x="{_f(x + 1.5)}" y="{_f(y + 1.5)}" width="{_f(P - 3)}" '
+                   f'height="{_f(P - 3)}" rx="4" fill="none" stroke="{LAST}" stroke-width="4"/>')
+        if ev.previous_owner is not None and ev.previous_owner != ev.colour:
+            was, now = player_colour(ev.previous_owner), player_colour(ev.colour)
+            out.append(f'<g class="takeover"><title>{_esc(ev.colour)} took this building over '
+                       f'from {_esc(ev.previous_owner)}</title><rect x="{_f(x + 4)}" '
+                       f'y="{_f(y + 47)}" width="15" height="30" rx="7" fill="#ffffff" '
+                       f'stroke="{LAST}" stroke-width="2"/><circle cx="{_f(x + 11.5)}" '
+                       f'cy="{_f(y + 54)}" r="4.5" fill="{was}" stroke="{_outline(was)}"/>'
+                       f'<path d="M{_f(x + 11.5)},{_f(y + 59)}v6m-3,-3l3,3l3,-3" '
+                       f'fill="none" stroke="{LAST}" stroke-width="2"/><circle '
+                       f'cx="{_f(x + 11.5)}" cy="{_f(y + 71)}" r="4.5" fill="{now}" '
+                       f'stroke="{_outline(now)}"/></g>')
+    return "".join(out)
+
+
+def _score_colour(state: ManhattanState, ev: Score) -> str | None:
+    """The colour a score went to: the most common owner among its cells whose seat won."""
+    won = [c for w in ev.winners if 0 <= w < len(state.colours_of) for c in state.colours_of[w]]
+    stacks = [state.board.get(cell) for cell in map(_cell, ev.cells) if cell]
+    count = Counter(scoring.owner(s) for s in stacks if s)
+    return max(won, key=lambda c: count[c]) if won else None
+
+
+def _scored(state: ManhattanState, events: Sequence[Event]) -> str:
+    out = ['<g class="scored">']
+    for i, ev in enumerate(events):
+        if not isinstance(ev, Score):
+            continue
+        colour = _score_colour(state, ev)
+        fill = player_colour(colour) if colour else NOBODY
+        out.append(f'<g class="hl hl-{_esc(ev.phase)}" data-ev="{i}" fill="{fill}" '
+                   f'stroke="{fill}" stroke-width="3" opacity=".45">')
+        city = ev.feature_id
+        major = ev.feature == "city majority" and city is not None and 0 <= city < len(CITIES)
+        tint = ' fill-opacity=".15"' if major else ""
+        for raw in ev.cells:  # a majority's cells faint (its city is framed), others tinted
+            cell = _cell(raw)
+            if cell is not None:
+                x, y = lot_origin(*cell)
+                out.append(f'<rect x="{_f(x + IN + 1.5)}" y="{_f(y + IN + 1.5)}" '
+                           f'width="{_f(P - 2 * IN - 3)}" height="{_f(P - 2 * IN - 3)}" rx="3"'
+                           f'{tint}/>')
+        if major and city is not None:
+            x, y = lot_origin(city, 0)
+            out.append(f'<rect x="{_f(x - 5)}" y="{_f(y - 5)}" width="{_f(3 * P + 10)}" '
+                       f'height="{_f(3 * P + 10)}" rx="7" fill="none" stroke-width="5"/>')
+        out.append("</g>")
+    out.append("</g>")
+    return "".join(out)
+
+
+def _badge(x: float, y: float, text: str, fill: str, attrs: str) -> str:
+    width = 14 + 8.5 * len(text)
+    ink = "#1b1b1b" if fill in (GOLD, NOBODY, PLAYER_COLOURS["yellow"]) else "#ffffff"
+    return (f'<g class="popup{" tie" if fill == NOBODY else ""}"{attrs} '
+            f'transform="translate({_f(x)},{_f(y)})"><rect x="{_f(-width / 2)}" y="-10" '
+            f'width="{_f(width)}" height="20" rx="6" fill="{fill}" stroke="#ffffff" '
+            f'stroke-width="2"/><text y="5" font-size="14" fill="{ink}">{_esc(text)}</text></g>')
+
+
+def _popups(state: ManhattanState, events: Sequence[Event],
+            anchors: dict[str, tuple[float, float]]) -> str:
+    out = ['<g class="popups" font-weight="bold" text-anchor="middle">']
+    for i, ev in enumerate(events):
+        if not isinstance(ev, Score) or not ev.points:
+            continue
+        colour = _score_colour(state, ev)
+        seat = state.seat_of.get(colour or "")
+        text, fill = (f"+{ev.points}", player_colour(colour)) if colour else ("tie", NOBODY)
+        attrs = f' data-ev="{i}"' + (f' data-seat="{seat}"' if seat is not None else "")
+        cells = [c for c in (_cell(raw) for raw in ev.cells) if c is not None]
+        city = ev.feature_id
+        if ev.feature == "city majority" and city is not None and 0 <= city < len(CITIES):
+            x, y = lot_origin(city, 2)
+            out.append(_badge(x + P - 22, y - NAME / 2 - 3, text, fill, attrs))
+        elif ev.feature == "building" and colour in anchors:
+            out.append(_badge(*anchors[colour], text, fill, attrs))
+        elif cells:  # the tallest: under its star, clear of the roof and the height
+            x, y = lot_origin(*cells[0])
+            out.append(_badge(x + 8, y + 38, text, fill, attrs))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _failed(state: ManhattanState, failure: Failure | None) -> str:
+    move = failure.move if failure is not None else None
+    seat = state.current_player
+    if not (isinstance(move, Build) and seat is not None and move.city in CITIES
+            and isinstance(move.card, int) and 0 <= move.card < LOTS):
+        return ""
+    lot = lot_seen_from(move.card, state.sides[seat])
+    x, y = lot_origin(CITIES.index(move.city), lot)
+    cx, cy = x + P - 14, y + P - 14
+    return (f'<g class="failed"><title>the illegal build: card {move.card} read from the '
+            f'{_esc(state.sides[seat])}, {lot_name(lot)} of {_esc(move.city)}</title>'
+            f'<rect x="{_f(x + 2)}" y="{_f(y + 2)}" width="{_f(P - 4)}" height="{_f(P - 4)}" '
+            f'rx="4" fill="{FAIL}" fill-opacity=".15" stroke="{FAIL}" stroke-width="5" '
+            f'stroke-dasharray="10 6"/><circle cx="{_f(cx)}" cy="{_f(cy)}" r="10" '
+            f'fill="{FAIL}" stroke="#ffffff" stroke-width="2"/><path d="M{_f(cx - 4.5)},'
+            f'{_f(cy - 4.5)}l9,9m0,-9l-9,9" stroke="#ffffff" stroke-width="3"/></g>')
+
+
+def _card(x: float, y: float, lot: int, title: str) -> str:
+    """A card in a hand: a 3×3 grid, ``lot`` filled."""
+    cells = "".join(f'<rect x="{_f(x + 2 + k % 3 * 6)}" y="{_f(y + 2 + k // 3 * 6)}" width="5" '
+                    f'height="5" fill="{INK if k == lot else "#e2ddd0"}"/>' for k in range(LOTS))
+    return (f'<g class="card"><title>{_esc(title)}</title><rect x="{_f(x)}" y="{_f(y)}" '
+            f'width="22" height="22" rx="2" fill="#ffffff" stroke="{GREY}"/>{cells}</g>')
+
+
+def _panel(state: ManhattanState, events: Sequence[Event]) -> tuple[
+        str, dict[str, tuple[float, float]], float]:
+    """The strip under the board, the anchors of the per-colour badges, and its height."""
+    names = [p.name for p in state.config.players]
+    seat = state.current_player
+    who = " and ".join(_short(names[s], 24) for s in ([seat] if seat is not None
+                                                       else state.winners()))
+    status = (f"Round {state.round} of {state.rounds} · {PHASES.get(state.phase, state.phase)}"
+              f": {who} {'to play' if seat is not None else 'won'}")
+    scores = " · ".join(f'<tspan fill="{player_colour(state.colours_of[s][0])}">'
+                        f'{_esc(_short(n, 24))} {state.scores[s]}</tspan>'
+                        for s, n in enumerate(names))
+    both = " (each the sum of two colours, M7)" if len(names) == 2 else ""
+    out = [f'<text x="20" y="{_f(BH + 26)}" font-size="15" font-weight="bold" fill="{INK}">'
+           f'{_esc(status)}</text><text x="{_f(W - 20)}" y="{_f(BH + 26)}" font-size="13" '
+           f'text-anchor="end" fill="{GREY}">draw pile {len(state.pile)} · played '
+           f'{len(state.played)} · reshuffles {state.reshuffles}</text><text x="20" '
+           f'y="{_f(BH + 46)}" font-size="13" font-weight="bold" fill="{INK}">Scores: '
+           f'{scores}{both}</text>']
+    lines = [line for ev in events if not isinstance(ev, Score)
+             for line in _wrap(ev.describe(names), 120)[:2]]
+    gained = dict.fromkeys(state.colours, 0)
+    for ev in events:
+        colour = _score_colour(state, ev) if isinstance(ev, Score) else None
+        if isinstance(ev, Score) and colour in gained:
+            gained[colour] += ev.points
+    if any(gained.values()):
+        lines.append("This move scored: " + " · ".join(f"{c} +{n}" for c, n in gained.items() if n))
+    y = BH + 46
+    for line in lines:
+        y += 17
+        out.append(f'<text x="20" y="{_f(y)}" font-size="12" fill="{NOTE}">{_esc(line)}</text>')
+    y += 22
+    for hx, head in ((36, "player · colour"), (236, "score"), (322, "pieces in play"),
+                     (436, "supply: 1 · 2 · 3 · 4 storeys"), (636, "hand (as it marks the board)")):
+        out.append(f'<text x="{hx}" y="{_f(y)}" font-size="11" fill="{GREY}">{head}</text>')
+    anchors: dict[str, tuple[float, float]] = {}
+    for s, colours in enumerate(state.colours_of):
+        for k, colour in enumerate(colours):
+            y += ROW
+            out.append(_row(state, s, k, names[s], y + 10))
+            anchors[colour] = (290.0, y - 4)
+    y += 28
+    out.append(f'<text x="20" y="{_f(y)}" font-size="11" fill="{GREY}">{_esc(LEGEND)}</text>')
+    frame = (f'<g class="panel"><rect x="8" y="{_f(BH)}" width="{_f(W - 16)}" '
+             f'height="{_f(y + 6 - BH)}" rx="6" fill="#faf7f0" stroke="#cfc6b2"/>')
+    return frame + "".join(out) + "</g>", anchors, y + 12 - BH
+
+
+def _row(state: ManhattanState, s: int, k: int, name: str, yb: float) -> str:
+    """The row of a seat's ``k``-th colour in the panel, its baseline at ``yb``."""
+    colour = state.colours_of[s][k]
+    fill, line = player_colour(colour), _outline(player_colour(colour))
+    out = []
+    if k == 0 and s == state.current_player:
+        out.append(f'<text x="10" y="{_f(yb - 10)}" font-size="14" fill="{LAST}">▶</text>')
+    if k == 0 and s == state.first:
+        out.append(f'<circle cx="27" cy="{_f(yb - 14)}" r="6" fill="#f2c413" stroke="{INK}">'
+                   f'<title>first player this round</title></circle>')
+    out.append(f'<rect x="36" y="{_f(yb - 21)}" width="14" height="14" fill="{fill}" '
+               f'stroke="{line}"/><text x="56" y="{_f(yb - 9)}" font-size="14" '
+               f'font-weight="bold" fill="{fill}">{_esc(_short(name))} · {_esc(colour)}</text>'
+               f'<text x="236" y="{_f(yb - 8)}" font-size="16" font-weight="bold" '
+               f'fill="{INK}">{state.colour_scores[colour]}</text>')
+    chosen = [h for h in HEIGHTS for _ in range(state.chosen[colour][h])]
+    for j, h in enumerate(chosen):
+        x = 322 + 13 * j
+        out.append(f'<rect x="{x}" y="{_f(yb - 8 - 4 * h)}" width="10" height="{4 * h}" '
+                   f'fill="{fill}" stroke="{line}" stroke-width=".6"/><text x="{x + 5}" '
+                   f'y="{_f(yb + 1)}" font-size="9" text-anchor="middle" fill="{INK}">{h}</text>')
+    if not chosen:
+        out.append(f'<text x="322" y="{_f(yb - 9)}" font-size="13" fill="{GREY}">—</text>')
+    left = " · ".join(str(state.supply[colour][h]) for h in HEIGHTS)
+    out.append(f'<text x="436" y="{_f(yb - 9)}" font-size="13" fill="{INK}">{left} <tspan '
+               f'fill="{GREY}">({sum(state.supply[colour].values())} left)</tspan></text>')
+    side = state.sides[s]
+    for j, card in enumerate(state.hands[s] if k == 0 else []):
+        lot = lot_seen_from(card, side)
+        out.append(_card(636 + 27 * j, yb - 25, lot, f"card {card} (printed {lot_name(card)}) "
+                         f"marks {lot_name(lot)} from the {side}"))
+    return "".join(out)
+
+
+def _banner(items: list[tuple[str, str]]) -> tuple[str, float]:
+    """Messages written above the board (ending at y = 0): the SVG and its height."""
+    fs, pad = 15.0, 9.0
+    blocks, y = [], 0.0
+    for colour, text in items:
+        lines = _wrap(text, int((W - 2 * pad) / (fs * 0.53)))
+        h = len(lines) * fs * 1.25 + pad * 1.2
+        blocks.append((colour, y, h, lines))
+        y += h
+    out = ['<g class="banner">'] if blocks else []
+    for colour, y0, h, lines in blocks:
+        spans = "".join(f'<tspan x="{_f(pad)}" dy="{_f(fs * 1.25 if k else 0)}">{_esc(line)}'
+                        f'</tspan>' for k, line in enumerate(lines))
+        out.append(f'<rect x="0" y="{_f(y0 - y)}" width="{_f(W)}" height="{_f(h)}" '
+                   f'fill="{colour}"/><text y="{_f(y0 - y + pad * 0.6 + fs)}" '
+                   f'font-size="{_f(fs)}" fill="#ffffff">{spans}</text>')
+    return "".join(out) + ("</g>" if blocks else ""), y
