@@ -178,6 +178,8 @@ class Family(ABC):
     player_rule: ClassVar[str] = "G3"  # the rule that sets the number of players
     colours: ClassVar[tuple[str, ...]] = COLOURS  # the player colours, in the default order
     move_schema: ClassVar[str] = "move"  # the log schema's definition of one move
+    header_fields: ClassVar[frozenset[str]] = frozenset({"expansions", "options"})
+    player_fields: ClassVar[frozenset[str]] = frozenset()  # beyond name and colour
 
     # ------------------------------------------------------------ the header
 
@@ -246,6 +248,12 @@ class Family(ABC):
         """The header fields of a log of this game besides format, players, seed, moves."""
         return {"game": self.name, "expansions": list(config.expansions),
                 "options": self.options_json(config.options, config.expansions)}
+
+    def header_surely_valid(self, data: Mapping[str, Any]) -> bool:
+        """A fast check of this family's header fields (``header_fields``, the players'
+        ``player_fields``): True only when the log schema surely accepts them; False sends
+        the header to the full schema (``header_check``)."""
+        return False
 
     def players_json(self, config: GameConfig) -> list[dict[str, Any]]:
         """The ``players`` of a log of this game."""

@@ -33,6 +33,8 @@ class Manhattan(Family):
     player_rule = "M1"
     colours = COLOURS
     move_schema = "manhattan-move"
+    header_fields = frozenset({"expansions", "options", "material", "deal"})
+    player_fields = frozenset({"side", "second_colour"})
 
     def configure(self, header: Mapping[str, Any], players: tuple[Player, ...],
                   seed: str | None, material: Any = None) -> GameConfig:
@@ -69,6 +71,9 @@ class Manhattan(Family):
 
     def move_surely_valid(self, raw: Any) -> bool:
         return log.move_surely_valid(raw)
+
+    def header_surely_valid(self, data: Mapping[str, Any]) -> bool:
+        return log.header_surely_valid(data)
 
     def play_random(self, state: GameState, pick: Any) -> Move:
         """A random legal move by the generator's policy (``policy``), played on ``state``."""
