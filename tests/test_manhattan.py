@@ -263,6 +263,7 @@ def check_invariants(st: ManhattanState, last: list[int]) -> None:
         assert storeys[owner] == max(storeys.values())  # M5 keeps the owner strongest
     assert all(a >= b for a, b in zip(st.scores, last, strict=True))
     assert st.scores == [sum(st.colour_scores[c] for c in cs) for cs in st.colours_of]
+    assert st.hash == st.hash_from_scratch()  # the incremental hash follows the state (L4)
 
 
 @pytest.mark.parametrize("players,seed", [(2, "a"), (3, "b"), (4, "c"), (4, "d")])

@@ -125,6 +125,11 @@ class GameState(ABC):
     def apply(self, move: Any) -> list[Event]:
         """Play one move of the log; return its events. Atomic (see the class)."""
 
+    def play(self, move: Any) -> None:
+        """``apply`` for a caller that keeps no events (the verifier): a family may skip
+        building them. Atomic like ``apply``."""
+        self.apply(move)
+
     @abstractmethod
     def copy(self) -> Self:
         """An independent copy: moves applied to it leave this state alone."""

@@ -136,7 +136,7 @@ def play_through(record: GameRecord, upto: int | None = None, keep_events: bool 
     kept: dict[int, GameState] = {}
     error: IllegalMove | None = None
     moves = record.moves if upto is None else record.moves[:upto]
-    apply = state.apply
+    apply = state.apply if keep_events else state.play
     for k, move in enumerate(moves):
         try:
             ev = apply(move)

@@ -81,7 +81,7 @@ class Manhattan(Family):
 
         assert isinstance(state, ManhattanState)
         move = random_move(state, pick)
-        state.apply(move)
+        state.play(move)
         return move
 
     def draw(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
