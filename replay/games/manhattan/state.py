@@ -444,6 +444,22 @@ class ManhattanState(GameState):
                 "colour_scores": dict(self.colour_scores),
                 "chosen": {c: pieces_text(self._chosen_list(c)) for c in self.colours}}
 
+    def playthrough_intro(self) -> list[str]:
+        m = self.material
+        seats = ", ".join(f"{p.name} {self.sides[i]} {'+'.join(self.colours_of[i])}"
+                          for i, p in enumerate(self.config.players))
+        return [f"material cards per lot {list(m.cards_per_lot)}, pieces "
+                f"{[m.pieces[h] for h in HEIGHTS]}, hand {m.hand_size}",
+                f"seats {seats}", self._cards_line()]
+
+    def playthrough_after(self, before: Any) -> str:
+        return f"round {self.round} {self.phase}; {self._cards_line()}"
+
+    def _cards_line(self) -> str:
+        hands = ", ".join(f"{p.name} {sorted(self.hands[i])}"
+                          for i, p in enumerate(self.config.players))
+        return f"hands {hands}; pile {len(self.pile)}, played {len(self.played)}"
+
     def _turn_hash(self) -> int:
         return _item("m-turn", self.phase, self.round, self.first, self.turn)
 
