@@ -329,8 +329,8 @@ class ManhattanState(GameState):
         owner = stack[-1][0]
         theirs = sum(s for c, s in stack if c == owner)
         mine = sum(s for c, s in stack if c == colour) + storeys
-        return (f"{lot_name(lot)} of {city} ({card_text(card)} seen from the "
-                f"{self.sides[seat]}) is {owner}'s with {theirs} of its "
+        return (f"{lot_name(lot)} of {city} (card {card} read from the {self.sides[seat]}) "
+                f"is {owner}'s with {theirs} of its "
                 f"{scoring.height(stack)} storeys; with this {storeys}-storey piece "
                 f"{colour} would have {mine}, fewer than {theirs}")
 
