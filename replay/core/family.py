@@ -278,6 +278,12 @@ class Family(ABC):
     def encode_move(self, move: Any) -> dict[str, Any]:
         """A move as the object a log records (``decode_move``'s inverse)."""
 
+    def read_moves(self, raws: list[Any]) -> list[Any] | None:
+        """All the moves of a log decoded in one pass, when each is surely valid under the
+        schema; None otherwise (then each is validated and decoded on its own). A fast path:
+        families without one return None."""
+        return None
+
     def move_surely_valid(self, raw: Any) -> bool:
         """A fast check that accepts only moves the schema accepts (see ``record``)."""
         return False

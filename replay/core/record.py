@@ -96,7 +96,7 @@ def load(source: Source, max_bytes: int = MAX_BYTES) -> Any:
                     "bytes, text or a decoded JSON object")
 
 
-def schema_check(data: Any) -> None:
+def schema_check(data: Any, moves_checked: bool = False) -> None:
     """Raise the first schema error, in document order, with its JSON pointer.
 
     The structural limits (``json_input.check_bounds``) come first, so no schema keyword ever
@@ -104,7 +104,8 @@ def schema_check(data: Any) -> None:
     ``header_check`` is sure it is valid), and each move
     the family's fast check (``Family.move_surely_valid``) does not accept on its own: that
     is most of the cost saved on real logs. At most a handful of errors are collected: those
-    of the header and of the first move that has any."""
+    of the header and of the first move that has any. ``moves_checked``: the moves were read
+    by the family's fast reader (``Family.read_moves``), which accepts only valid ones."""
     if type(data) is not dict:
         check_bounds(data)
         _raise_first(list(islice(validator("log").iter_errors(data), MAX_ERRORS)))
@@ -124,7 +125,7 @@ def schema_check(data: Any) -> None:
         errors = list(islice(validator("log").iter_errors({**data, "moves": []}), MAX_ERRORS))
     surely_valid = found.move_surely_valid if found is not None else _never
     move_validator = validator(found.move_schema if found is not None else "move")
-    for i, move in enumerate(moves):
+    for i, move in enumerate(() if moves_checked else moves):
         if not surely_valid(move):
             check_bounds(move, ("moves", i))
             wrong = list(islice(move_validator.iter_errors(move), MAX_ERRORS))
@@ -162,6 +163,18 @@ def _raise_first(errors: list[Any]) -> None:
     raise LogFormatError(_message(best), pointer(best.absolute_path))
 
 
+def _read_moves(data: Any) -> list[Any] | None:
+    """The moves of a log read by its family's fast reader, or None (not sure they are
+    valid: the schema and ``decode_move`` take them one by one)."""
+    if type(data) is not dict:
+        return None
+    moves = data.get("moves")
+    if type(moves) is not list or len(moves) > MAX_MOVES:
+        return None
+    found = _family_of(data)
+    return None if found is None else found.read_moves(moves)
+
+
 def _family_of(data: Any) -> Family | None:
     if type(data) is not dict or type(data.get("game")) is not str:
         return None
@@ -185,7 +198,8 @@ def parse(data: Any, material: Any = None) -> GameRecord:
     """A decoded JSON value to a ``GameRecord``; raises ``LogFormatError``/``IllegalMove``.
 
     ``material`` replaces the family's built-in material (a tile-set file, HG13)."""
-    schema_check(data)
+    fast = _read_moves(data)
+    schema_check(data, moves_checked=fast is not None)
     fam = family(data["game"])
     names = [p["name"] for p in data["players"]]
     for i, name in enumerate(names):
@@ -202,10 +216,11 @@ def parse(data: Any, material: Any = None) -> GameRecord:
     seed = data.get("seed")
     config = fam.configure(data, players, None if seed is None else str(seed), material)
     decode_move = fam.decode_move
-    moves: list[Any] = []
+    moves: list[Any] = [] if fast is None else fast
     move_claims: dict[int, dict[str, int]] = {}
     for i, m in enumerate(data["moves"]):
-        moves.append(decode_move(m, f"/moves/{i}"))
+        if fast is None:
+            moves.append(decode_move(m, f"/moves/{i}"))
         if "scores" in m:
             _check_names(m["scores"], names, f"/moves/{i}/scores")
             move_claims[i] = dict(m["scores"])

@@ -72,6 +72,9 @@ class Manhattan(Family):
     def move_surely_valid(self, raw: Any) -> bool:
         return log.move_surely_valid(raw)
 
+    def read_moves(self, raws: list[Any]) -> list[Any] | None:
+        return log.read_moves(raws)
+
     def header_surely_valid(self, data: Mapping[str, Any]) -> bool:
         return log.header_surely_valid(data)
 

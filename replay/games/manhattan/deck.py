@@ -79,7 +79,7 @@ class Deck:
         self.hash = hashing.item("m-reshuffles", 0)
         for s, hand in enumerate(self.hands):
             for k, card in enumerate(hand):
-                self.hash ^= hashing.item("m-hand", s, card, hand[:k].count(card))
+                self.hash ^= _hand_item(s, card, hand[:k].count(card))
         self._played_hash = 0
         self._memo: tuple[tuple[int, tuple[int, ...]], list[int]] | None = None
 
@@ -145,9 +145,10 @@ class Deck:
         """``seat`` plays ``card`` from their hand onto the played pile."""
         hand = self.hands[seat]
         hand.remove(card)
-        self.hash ^= hashing.item("m-hand", seat, card, hand.count(card))
-        self._played_hash ^= hashing.item("m-played", len(self.played), card)
-        self.played.append(card)
+        self.hash ^= _hand_item(seat, card, hand.count(card))
+        played = self.played
+        self._played_hash ^= (_PLAYED.get(len(played)) or _played_row(len(played)))[card]
+        played.append(card)
 
     def draw(self, seat: int, named: int | None, explain: bool = True) -> list[Reshuffle]:
         """``seat`` draws (the ``named`` card in a table game), reshuffling when the pile is
@@ -172,7 +173,7 @@ class Deck:
             card = named
             self.pile.remove(card)
         hand = self.hands[seat]
-        h ^= hashing.item("m-hand", seat, card, hand.count(card))
+        h ^= _hand_item(seat, card, hand.count(card))
         hand.append(card)
         self.hash = h
         return events
@@ -181,6 +182,25 @@ class Deck:
     def full_hash(self) -> int:
         """The cards' part of the state hash (hands, played pile, reshuffles)."""
         return self.hash ^ self._played_hash
+
+
+_HAND: dict[tuple[int, int, int], int] = {}
+_PLAYED: dict[int, list[int]] = {}
+
+
+def _hand_item(seat: int, card: int, copy: int) -> int:
+    """The hash item of the ``copy``-th card ``card`` in ``seat``'s hand."""
+    key = (seat, card, copy)
+    value = _HAND.get(key)
+    if value is None:
+        value = _HAND[key] = hashing.item("m-hand", seat, card, copy)
+    return value
+
+
+def _played_row(index: int) -> list[int]:
+    """The hash items of the ``index``-th played card, by card."""
+    row = _PLAYED[index] = [hashing.item("m-played", index, card) for card in range(LOTS)]
+    return row
 
 
 @lru_cache(maxsize=256)

@@ -179,6 +179,46 @@ def _int_list(v: Any, least: int, most: int, lo: int, hi: int) -> bool:
             and all(plain_int(x, lo, hi) for x in v))
 
 
+def read_moves(raws: list[Any]) -> list[Move] | None:
+    """Every move of a log in one pass when each is surely valid under the schema's
+    ``manhattan-move`` (the same checks as ``move_surely_valid``), else None."""
+    out: list[Move] = []
+    append = out.append
+    for m in raws:
+        if type(m) is not dict:
+            return None
+        card = m.get("card")
+        if card is not None:
+            city, storeys = m.get("city"), m.get("storeys")
+            if not (type(card) is int and -1000 <= card <= 1000 and type(city) is str
+                    and 0 < len(city) <= 32 and type(storeys) is int
+                    and -1000 <= storeys <= 1000):
+                return None
+            fields = 3
+            colour = m.get("colour")
+            if colour is not None:
+                if not (type(colour) is str and 0 < len(colour) <= 32):
+                    return None
+                fields += 1
+            draw = m.get("draw")
+            if draw is not None:
+                if not (type(draw) is int and -1000 <= draw <= 1000):
+                    return None
+                fields += 1
+            if "scores" in m:
+                if not scores_surely_valid(m):
+                    return None
+                fields += 1
+            if len(m) != fields:  # another field, or a field set to null
+                return None
+            append(Build(card, city, storeys, colour, draw))
+        elif move_surely_valid(m):
+            append(decode_move(m, ""))
+        else:
+            return None
+    return out
+
+
 def _short(v: Any) -> bool:
     return type(v) is str and 1 <= len(v) <= 32
 

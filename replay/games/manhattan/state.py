@@ -55,14 +55,14 @@ SEEN_FROM = {side: [lot_seen_from(card, side) for card in range(9)] for side in 
 _item = hashing.item
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Choose:
     """M4: the pieces a player takes into play for the round, as (colour, storeys) pairs."""
 
     pieces: tuple[tuple[str, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Build:
     """M5: play ``card`` (the lot as printed, 0–8) and put a piece of ``storeys`` of
     ``colour`` (needed only by a player with two colours) on the lot it marks in ``city``;
@@ -75,7 +75,7 @@ class Build:
     draw: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Discard:
     """A player with no legal build discards ``card`` and draws (see the module)."""
 
@@ -84,6 +84,8 @@ class Discard:
 
 
 Move = Choose | Build | Discard
+# Moves are values: never change one. They are not frozen because a frozen dataclass costs
+# three times as much to build, and a replay builds one per move of the log.
 
 
 def may_build(stack: list[tuple[str, int]], colour: str, storeys: int) -> bool:
@@ -237,9 +239,7 @@ class ManhattanState(GameState):
         try:
             self._check(move)
         except IllegalMove as exc:
-            exc.move = self.moves_played
-            seat = self.current_player
-            exc.player = None if seat is None else self.config.players[seat].name
+            self._annotate(exc)
             raise
 
     def _check(self, move: Any) -> None:
@@ -248,22 +248,7 @@ class ManhattanState(GameState):
             raise IllegalMove("M8", "the game is over")
         cls = type(move)
         if cls is Build:
-            if self.phase != "build":
-                raise IllegalMove("M4", f"{self.config.players[seat].name} must first choose "
-                                  f"the pieces of round {self.round}")
-            self.deck.check_play(seat, move.card)
-            colour = self._colour(seat, move.colour)
-            if move.city not in CITY_INDEX:
-                raise IllegalMove("M1", f"{move.city!r} is not a city of the board (choose "
-                                  f"from {', '.join(CITIES)})")
-            if move.storeys not in HEIGHTS or not self.chosen[colour][move.storeys]:
-                raise IllegalMove("M4", f"{self.config.players[seat].name} has no {colour} "
-                                  f"{move.storeys}-storey piece in play (chosen: "
-                                  f"{pieces_text(self._chosen_list(colour)) or 'none'})")
-            error = self.takeover_error(seat, move.card, move.city, move.storeys, colour)
-            if error is not None:
-                raise IllegalMove("M5", error)
-            self.deck.check_draw(seat, move.card, move.draw)
+            self._check_build(seat, move)
         elif cls is Choose:
             self._check_choose(seat, move)
         elif cls is Discard:
@@ -278,6 +263,39 @@ class ManhattanState(GameState):
             self.deck.check_draw(seat, move.card, move.draw)
         else:
             raise IllegalMove("M4", f"{move!r} is not a Manhattan move")
+
+    def _check_build(self, seat: int, move: Build) -> tuple[str, int, int]:
+        """M1-M5, M7 for a build by ``seat``; its colour, city index and lot. Written for
+        speed: the common legal build costs a few lookups, the messages come from the slow
+        checks it falls back to."""
+        if self.phase != "build":
+            raise IllegalMove("M4", f"{self.config.players[seat].name} must first choose "
+                              f"the pieces of round {self.round}")
+        card = move.card
+        deck = self.deck
+        if type(card) is not int or card not in deck.hands[seat]:
+            deck.check_play(seat, card)
+        colour = move.colour
+        if colour is None or colour not in self.colours_of[seat]:
+            colour = self._colour(seat, colour)
+        city = CITY_INDEX.get(move.city) if type(move.city) is str else None
+        if city is None:
+            raise IllegalMove("M1", f"{move.city!r} is not a city of the board (choose "
+                              f"from {', '.join(CITIES)})")
+        storeys = move.storeys
+        if type(storeys) is not int or not self.chosen[colour].get(storeys):
+            raise IllegalMove("M4", f"{self.config.players[seat].name} has no {colour} "
+                              f"{storeys}-storey piece in play (chosen: "
+                              f"{pieces_text(self._chosen_list(colour)) or 'none'})")
+        lot = SEEN_FROM[self.sides[seat]][card]
+        stack = self.board.get((city, lot))
+        if stack and not may_build(stack, colour, storeys):
+            raise IllegalMove("M5", str(self.takeover_error(seat, card, move.city, storeys,
+                                                            colour)))
+        draw = move.draw
+        if deck.seed is None or not deck.pile or (draw is not None and draw != deck.pile[0]):
+            deck.check_draw(seat, card, draw)
+        return colour, city, lot
 
     def _colour(self, seat: int, colour: str | None) -> str:
         """The colour a build of ``seat`` uses (M2, M7)."""
@@ -342,6 +360,43 @@ class ManhattanState(GameState):
         self._apply(move, False)
 
     def _apply(self, move: Any, explain: bool) -> list[Event]:
+        if type(move) is not Build or self.phase != "build":
+            return self._apply_other(move, explain)
+        seat = (self.first + self.turn) % len(self.scores)
+        try:
+            colour, city, lot = self._check_build(seat, move)
+        except IllegalMove as exc:
+            self._annotate(exc)
+            raise
+        deck = self.deck
+        card, storeys = move.card, move.storeys
+        deck.play(seat, card)
+        stack = self.board.setdefault((city, lot), [])
+        before = stack[-1][0] if stack else None
+        self._hash ^= _item("m-piece", city, lot, len(stack), colour, storeys)
+        stack.append((colour, storeys))
+        self.chosen[colour][storeys] -= 1
+        events: list[Event] = []
+        if explain:
+            events.append(Built(seat, colour, card, move.city, lot, storeys,
+                                scoring.height(stack), before))
+        reshuffle = deck.draw(seat, move.draw if deck.seed is None else None, explain)
+        if reshuffle:
+            events += reshuffle
+        self.turn += 1
+        if self.turn == self.builds_per_round:
+            events += self._end_round(explain)
+        self.moves_played += 1
+        self._turn_item = _item("m-turn", self.phase, self.round, self.first, self.turn)
+        return events
+
+    def _annotate(self, exc: IllegalMove) -> None:
+        exc.move = self.moves_played
+        seat = self.current_player
+        exc.player = None if seat is None else self.config.players[seat].name
+
+    def _apply_other(self, move: Any, explain: bool) -> list[Event]:
+        """A choice, a discard, or a move the checks refuse."""
         self.check(move)
         seat = (self.first + self.turn) % len(self.scores)
         events: list[Event] = []
@@ -361,26 +416,10 @@ class ManhattanState(GameState):
             self.turn += 1
             if self.turn == len(self.scores):
                 self.phase, self.turn = "build", 0
-        else:
-            deck = self.deck
-            deck.play(seat, move.card)
-            if type(move) is Build:
-                colour = move.colour or self.colours_of[seat][0]
-                city = CITY_INDEX[move.city]
-                lot = SEEN_FROM[self.sides[seat]][move.card]
-                stack = self.board.setdefault((city, lot), [])
-                before = stack[-1][0] if stack else None
-                self._hash ^= _item("m-piece", city, lot, len(stack), colour, move.storeys)
-                stack.append((colour, move.storeys))
-                self.chosen[colour][move.storeys] -= 1
-                if explain:
-                    events.append(Built(seat, colour, move.card, move.city, lot, move.storeys,
-                                        scoring.height(stack), before))
-            events += deck.draw(seat, move.draw if deck.seed is None else None, explain)
-            if type(move) is Build:
-                self.turn += 1
-                if self.turn == self.builds_per_round:
-                    events += self._end_round(explain)
+        else:  # a discard (M5): the card goes, a card comes, the same player plays again
+            self.deck.play(seat, move.card)
+            events += self.deck.draw(seat, move.draw if self.deck.seed is None else None,
+                                     explain)
         self.moves_played += 1
         self._turn_item = _item("m-turn", self.phase, self.round, self.first, self.turn)
         return events
