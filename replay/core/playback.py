@@ -131,7 +131,7 @@ def play_through(record: GameRecord, upto: int | None = None, keep_events: bool 
     """Replay ``record`` (its first ``upto`` moves) and stop at the first illegal move."""
     state = record.new_state()
     events: list[list[Event]] = []
-    hashes: list[str] = []
+    hash_values: list[int] = []
     scores: list[list[int]] = []
     kept: dict[int, GameState] = {}
     error: IllegalMove | None = None
@@ -145,10 +145,11 @@ def play_through(record: GameRecord, upto: int | None = None, keep_events: bool 
             break
         if keep_events:
             events.append(ev)
-        hashes.append(hashing.hexdigest(state.hash))
+        hash_values.append(state.hash)
         scores.append(list(state.scores))
         if checkpoints and (k + 1) % CHECKPOINT == 0:
             kept[k + 1] = state.copy()
+    hashes = [f"{h:016x}" for h in hash_values]  # hashing.hexdigest, written out
     if (error is None and record.end_after_last_move and not state.finished
             and state.moves_played == len(record.moves) and hashes):
         final = state.end_now()

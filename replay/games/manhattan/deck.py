@@ -150,6 +150,26 @@ class Deck:
         self._played_hash ^= (_PLAYED.get(len(played)) or _played_row(len(played)))[card]
         played.append(card)
 
+    def play_and_draw(self, seat: int, card: int, named: int | None,
+                      explain: bool) -> list[Reshuffle]:
+        """``play`` then ``draw`` (the common case, written out: a replay does it every move)."""
+        hand = self.hands[seat]
+        played = self.played
+        hand.remove(card)
+        h = self.hash ^ (_HAND.get((seat, card, hand.count(card)))
+                         or _hand_item(seat, card, hand.count(card)))
+        self._played_hash ^= (_PLAYED.get(len(played)) or _played_row(len(played)))[card]
+        played.append(card)
+        pile = self.pile
+        if not pile or named is not None:
+            self.hash = h
+            return self.draw(seat, named, explain)
+        drawn = pile.pop(0)
+        self.hash = h ^ (_HAND.get((seat, drawn, hand.count(drawn)))
+                         or _hand_item(seat, drawn, hand.count(drawn)))
+        hand.append(drawn)
+        return []
+
     def draw(self, seat: int, named: int | None, explain: bool = True) -> list[Reshuffle]:
         """``seat`` draws (the ``named`` card in a table game), reshuffling when the pile is
         empty. ``check_draw`` has accepted the move."""

@@ -154,6 +154,7 @@ class ManhattanState(GameState):
         self.setup_events: list[Event] = []
         self._hash = self._board_hash()
         self._turn_item = self._turn_hash()
+        self._rehash()
 
     # ------------------------------------------------------------ the interface
 
@@ -161,9 +162,9 @@ class ManhattanState(GameState):
     def family(self) -> Family:
         return self.FAMILY
 
-    @property
-    def hash(self) -> int:  # type: ignore[override]
-        return self._hash ^ self._turn_item ^ self.deck.full_hash
+    def _rehash(self) -> None:
+        """The state hash from its three parts (board and supplies, turn, cards)."""
+        self.hash = self._hash ^ self._turn_item ^ self.deck.full_hash
 
     @property
     def hands(self) -> list[list[int]]:
@@ -276,7 +277,10 @@ class ManhattanState(GameState):
         if type(card) is not int or card not in deck.hands[seat]:
             deck.check_play(seat, card)
         colour = move.colour
-        if colour is None or colour not in self.colours_of[seat]:
+        mine = self.colours_of[seat]
+        if colour is None and len(mine) == 1:
+            colour = mine[0]
+        elif colour is None or colour not in mine:
             colour = self._colour(seat, colour)
         city = CITY_INDEX.get(move.city) if type(move.city) is str else None
         if city is None:
@@ -370,7 +374,6 @@ class ManhattanState(GameState):
             raise
         deck = self.deck
         card, storeys = move.card, move.storeys
-        deck.play(seat, card)
         stack = self.board.setdefault((city, lot), [])
         before = stack[-1][0] if stack else None
         self._hash ^= _item("m-piece", city, lot, len(stack), colour, storeys)
@@ -380,7 +383,8 @@ class ManhattanState(GameState):
         if explain:
             events.append(Built(seat, colour, card, move.city, lot, storeys,
                                 scoring.height(stack), before))
-        reshuffle = deck.draw(seat, move.draw if deck.seed is None else None, explain)
+        reshuffle = deck.play_and_draw(seat, card, move.draw if deck.seed is None else None,
+                                       explain)
         if reshuffle:
             events += reshuffle
         self.turn += 1
@@ -388,6 +392,7 @@ class ManhattanState(GameState):
             events += self._end_round(explain)
         self.moves_played += 1
         self._turn_item = _item("m-turn", self.phase, self.round, self.first, self.turn)
+        self._rehash()
         return events
 
     def _annotate(self, exc: IllegalMove) -> None:
@@ -422,6 +427,7 @@ class ManhattanState(GameState):
                                      explain)
         self.moves_played += 1
         self._turn_item = _item("m-turn", self.phase, self.round, self.first, self.turn)
+        self._rehash()
         return events
 
     def _score(self, phase: str, explain: bool = True) -> list[Event]:
@@ -458,6 +464,7 @@ class ManhattanState(GameState):
         events = self._score("final") if self.phase == "build" and self.turn else []
         events += self._finish()
         self._turn_item = self._turn_hash()
+        self._rehash()
         return events
 
     def copy(self) -> Self:
