@@ -2,7 +2,8 @@
 
 Usage: ``./run bench [--games N] [--quick]``. Prints games/s for each configuration and the
 targets of the issues (generation >= 100 games/s, verification >= 300 games/s for 2-player base;
-expansions and Hunters & Gatherers within 2x of those).
+expansions and Hunters & Gatherers within 2x of those; Manhattan: generation >= 500 games/s and
+verification >= 1,000 logs/s).
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ CONFIGS: list[tuple[str, str, int, tuple[str, ...], float, float]] = [
     ("base+I&C+H&S 4p", "base", 4, ("inns-cathedrals", "hills-sheep"), 50, 150),
     ("hunters-gatherers 2p", "hunters-gatherers", 2, (), 50, 150),
     ("hunters-gatherers 4p", "hunters-gatherers", 4, (), 50, 150),
+    ("manhattan 2p", "manhattan", 2, (), 500, 1000),  # issue 14's targets (4 players)
+    ("manhattan 3p", "manhattan", 3, (), 500, 1000),
+    ("manhattan 4p", "manhattan", 4, (), 500, 1000),
 ]
 
 

@@ -89,6 +89,16 @@ def test_M2_sides_from_options() -> None:
 
 
 def test_M3_deck_test_vectors_and_reshuffle() -> None:
+    """docs/determinism.md's vectors."""
+    for seed, first in (("0", "7 8 6 6 3 7 2 0 7 8 5 3 8 3 7 1"),
+                        ("1", "0 1 2 6 8 4 8 0 7 1 7 4 7 1 4 6"),
+                        ("42", "0 3 2 5 3 7 3 1 7 1 6 5 2 2 4 7")):
+        st = new(4, seed)
+        dealt = [c for hand in st.hands for c in hand]
+        assert dealt == [int(c) for c in first.split()]
+    played = list(range(9))
+    SeededStream("0", "manhattan-deck/1").shuffle(played)
+    assert played == [7, 8, 6, 1, 2, 0, 4, 5, 3]
     assert new(4, "0").hands[0] == [7, 8, 6, 6]
     assert new(4, "1").hands[0] == [0, 1, 2, 6]
     assert new(4, "0").hands == new(4, "0").hands
@@ -263,6 +273,7 @@ def check_invariants(st: ManhattanState, last: list[int]) -> None:
         assert storeys[owner] == max(storeys.values())  # M5 keeps the owner strongest
     assert all(a >= b for a, b in zip(st.scores, last, strict=True))
     assert st.scores == [sum(st.colour_scores[c] for c in cs) for cs in st.colours_of]
+    assert st.hash == st.hash_from_scratch()  # the incremental hash follows the state (L4)
 
 
 @pytest.mark.parametrize("players,seed", [(2, "a"), (3, "b"), (4, "c"), (4, "d")])

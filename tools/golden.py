@@ -74,6 +74,9 @@ GOLDEN: tuple[GoldenGame, ...] = (
     GoldenGame("hg-3p-seed3", "hunters-gatherers", (), 3, 3),
     GoldenGame("hg-4p-seed8-immediate", "hunters-gatherers", (), 4, 8,
                {"return_timing": "immediate"}),
+    GoldenGame("manhattan-2p-seed1", "manhattan", (), 2, 1),
+    GoldenGame("manhattan-3p-seed2", "manhattan", (), 3, 2),
+    GoldenGame("manhattan-4p-seed3", "manhattan", (), 4, 3),
 )
 
 

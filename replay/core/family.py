@@ -137,6 +137,11 @@ class GameState(ABC):
     def apply(self, move: Any) -> list[Event]:
         """Play one move of the log; return its events. Atomic (see the class)."""
 
+    def play(self, move: Any) -> None:
+        """``apply`` for a caller that keeps no events (the verifier): a family may skip
+        building them. Atomic like ``apply``."""
+        self.apply(move)
+
     @abstractmethod
     def copy(self) -> Self:
         """An independent copy: moves applied to it leave this state alone."""
@@ -190,6 +195,8 @@ class Family(ABC):
     player_rule: ClassVar[str] = "G3"  # the rule that sets the number of players
     colours: ClassVar[tuple[str, ...]] = COLOURS  # the player colours, in the default order
     move_schema: ClassVar[str] = "move"  # the log schema's definition of one move
+    header_fields: ClassVar[frozenset[str]] = frozenset({"expansions", "options"})
+    player_fields: ClassVar[frozenset[str]] = frozenset()  # beyond name and colour
 
     # ------------------------------------------------------------ the header
 
@@ -258,6 +265,12 @@ class Family(ABC):
         """The header fields of a log of this game besides format, players, seed, moves."""
         return {"game": self.name, "expansions": list(config.expansions),
                 "options": self.options_json(config.options, config.expansions)}
+
+    def header_surely_valid(self, data: Mapping[str, Any]) -> bool:
+        """A fast check of this family's header fields (``header_fields``, the players'
+        ``player_fields``): True only when the log schema surely accepts them; False sends
+        the header to the full schema (``header_check``)."""
+        return False
 
     def players_json(self, config: GameConfig) -> list[dict[str, Any]]:
         """The ``players`` of a log of this game."""

@@ -64,7 +64,8 @@ def decode(data: bytes | str, max_bytes: int = MAX_BYTES) -> Any:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
     except UnicodeDecodeError as exc:
         raise LogFormatError(f"not UTF-8 text (byte {exc.start})") from None
-    separators = text.count(",") + text.count("{") + text.count("[")
+    separators = len(text) and (text.count(",") + text.count("{") + text.count("[")
+                                if len(text) > MAX_SEPARATORS else 0)
     if separators > MAX_SEPARATORS:
         raise LogFormatError(f"the text holds {separators} commas, braces and brackets; a log "
                              f"holds far fewer (at most {MAX_SEPARATORS} are read)")

@@ -139,7 +139,7 @@ def play_through(record: GameRecord, upto: int | None = None, keep_events: bool 
     movers: list[int | None] = []
     error: IllegalMove | None = None
     moves = record.moves if upto is None else record.moves[:upto]
-    apply = state.apply
+    apply = state.apply if keep_events else state.play
     for k, move in enumerate(moves):
         seat = state.current_player if keep_events else None
         try:

@@ -17,6 +17,7 @@ from itertools import islice
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from . import header_check
 from .errors import LogFormatError
 from .family import Family, GameConfig, Player, family
 from .json_input import MAX_BYTES, MAX_MOVES, check_bounds, check_strings, decode, pointer
@@ -99,7 +100,8 @@ def schema_check(data: Any) -> None:
     """Raise the first schema error, in document order, with its JSON pointer.
 
     The structural limits (``json_input.check_bounds``) come first, so no schema keyword ever
-    sees a large value. Then the header is validated with the full JSON Schema, and each move
+    sees a large value. Then the header is validated with the full JSON Schema (unless
+    ``header_check`` is sure it is valid), and each move
     the family's fast check (``Family.move_surely_valid``) does not accept on its own: that
     is most of the cost saved on real logs. At most a handful of errors are collected: those
     of the header and of the first move that has any."""
@@ -116,8 +118,10 @@ def schema_check(data: Any) -> None:
         return
     if len(moves) > MAX_MOVES:
         raise LogFormatError(f"{len(moves)} moves; at most {MAX_MOVES} are read", "/moves")
-    errors = list(islice(validator("log").iter_errors({**data, "moves": []}), MAX_ERRORS))
     found = _family_of(data)
+    errors: list[Any] = []
+    if found is None or not header_check.surely_valid(data, found):
+        errors = list(islice(validator("log").iter_errors({**data, "moves": []}), MAX_ERRORS))
     surely_valid = found.move_surely_valid if found is not None else _never
     move_validator = validator(found.move_schema if found is not None else "move")
     for i, move in enumerate(moves):

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from ..core.errors import LogFormatError, TileSetError
 from ..core.events import Event
 from ..core.family import Family, GameConfig, GameState, MoveText, Player
+from ..core.header_check import text
 from ..core.json_input import scores_surely_valid
 from . import drawing, words
 from .moves import TileMove, placement_surely_valid
@@ -22,6 +23,7 @@ class TileFamily(Family):
     tileset: ClassVar[str]  # the id of the built-in tile set of the game itself
     expansion_order: ClassVar[tuple[str, ...]] = ()  # the pile depends on it (G2)
     figure_kinds: ClassVar[frozenset[str]] = frozenset()  # every kind a log may name
+    header_fields = frozenset({"expansions", "options", "tileset"})
     move_fields: ClassVar[frozenset[str]] = frozenset(
         {"tile", "discard", "x", "y", "rotation", "figure", "scores"})
 
@@ -61,6 +63,31 @@ class TileFamily(Family):
         out = super().header_json(config)
         out["tileset"] = {"id": config.material.id, "sha256": config.material.digest}
         return out
+
+    def header_surely_valid(self, data: Mapping[str, Any]) -> bool:
+        """Expansions, options and tile set as the log schema surely accepts them."""
+        expansions = data.get("expansions", [])
+        if type(expansions) is not list or len(expansions) > 4:
+            return False
+        if not all(type(x) is str and x in self.expansions for x in expansions):
+            return False
+        if len(set(expansions)) != len(expansions):
+            return False
+        options = data.get("options", {})
+        if type(options) is not dict:
+            return False
+        known = {o.key: o for o in self.options}
+        for key, value in options.items():
+            opt = known.get(key)
+            if opt is None or type(value) is not type(opt.default) or value not in opt.choices:
+                return False
+        if "tileset" in data:
+            tileset = data["tileset"]
+            if type(tileset) is not dict or set(tileset) != {"id", "sha256"}:
+                return False
+            if not text(tileset["id"], 0, 200) or not _sha256(tileset["sha256"]):
+                return False
+        return True
 
     def move_surely_valid(self, raw: Any) -> bool:
         if type(raw) is not dict or not self.move_fields.issuperset(raw) or "discard" in raw:
@@ -107,3 +134,10 @@ def random_placement(state: Any, tile: Any, pick: Any, move_class: type = TileMo
         if figs:
             figure = figs[pick.below(len(figs))]
     return move_class(x, y, rot, tile.id, figure)
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def _sha256(v: Any) -> bool:
+    return type(v) is str and len(v) == 64 and _HEX.issuperset(v)

@@ -33,6 +33,8 @@ class Manhattan(Family):
     player_rule = "M1"
     colours = COLOURS
     move_schema = "manhattan-move"
+    header_fields = frozenset({"expansions", "options", "material", "deal"})
+    player_fields = frozenset({"side", "second_colour"})
 
     def configure(self, header: Mapping[str, Any], players: tuple[Player, ...],
                   seed: str | None, material: Any = None) -> GameConfig:
@@ -70,6 +72,9 @@ class Manhattan(Family):
     def move_surely_valid(self, raw: Any) -> bool:
         return log.move_surely_valid(raw)
 
+    def header_surely_valid(self, data: Mapping[str, Any]) -> bool:
+        return log.header_surely_valid(data)
+
     def describe_move(self, move: Any, events: Sequence[Event] | None,
                       state: GameState) -> MoveText:
         """A move in words and in codes, for the viewer's move list (``words``)."""
@@ -83,7 +88,7 @@ class Manhattan(Family):
 
         assert isinstance(state, ManhattanState)
         move = random_move(state, pick)
-        state.apply(move)
+        state.play(move)
         return move
 
     def draw(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,

@@ -14,12 +14,15 @@ plays a card; the verifier checks that each is still in the pile (the deck less 
 the cards played since the last reshuffle).
 
 The state hash of the cards is kept incrementally: one item per card in a hand (by its copy
-number), one per played card (by its place in the played pile) and one for the pile's size.
+number), one per played card (by its place in the played pile) and one for the number of
+reshuffles. The pile is the deck less the hands and the played cards, so its size needs no
+item; as for tiles (docs/determinism.md), its order is the seed's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Self
 
 from ...core import hashing
@@ -45,7 +48,7 @@ class Deck:
         n = len(names)
         cards = material.deck()
         if seed is not None:
-            SeededStream(seed, "manhattan-deck").shuffle(cards)
+            cards = list(_shuffled(seed, tuple(cards)))
             self.hands = [cards[s * size:(s + 1) * size] for s in range(n)]
             self.pile = cards[n * size:]
             for s, hand in enumerate(deal or ()):
@@ -73,11 +76,12 @@ class Deck:
             self.pile = [lot for lot in range(LOTS) for _ in range(left[lot])]
         self.played: list[int] = []
         self.reshuffles = 0
-        self.hash = hashing.item("m-pile", 0, len(self.pile))
+        self.hash = hashing.item("m-reshuffles", 0)
         for s, hand in enumerate(self.hands):
             for k, card in enumerate(hand):
                 self.hash ^= hashing.item("m-hand", s, card, hand[:k].count(card))
         self._played_hash = 0
+        self._memo: tuple[tuple[int, tuple[int, ...]], list[int]] | None = None
 
     def copy(self) -> Self:
         """An independent copy."""
@@ -102,9 +106,17 @@ class Deck:
             return None
         if self.pile:
             return self.pile[0]
-        pile = [*self.played, played]
-        SeededStream(self.seed, f"manhattan-deck/{self.reshuffles + 1}").shuffle(pile)
-        return pile[0]
+        return self._reshuffled((*self.played, played))[0]
+
+    def _reshuffled(self, played: tuple[int, ...]) -> list[int]:
+        """The next reshuffle's pile from the played cards (seeded games); kept, since the
+        move that reshuffles is checked before it is applied."""
+        key = (self.reshuffles + 1, played)
+        if self._memo is None or self._memo[0] != key:
+            pile = list(played)
+            SeededStream(str(self.seed), f"manhattan-deck/{key[0]}").shuffle(pile)
+            self._memo = (key, pile)
+        return list(self._memo[1])
 
     def possible_draws(self, played: int) -> list[int]:
         """The cards a player may draw after playing ``played`` (one, in a seeded game)."""
@@ -137,21 +149,23 @@ class Deck:
         self._played_hash ^= hashing.item("m-played", len(self.played), card)
         self.played.append(card)
 
-    def draw(self, seat: int, named: int | None) -> list[Reshuffle]:
+    def draw(self, seat: int, named: int | None, explain: bool = True) -> list[Reshuffle]:
         """``seat`` draws (the ``named`` card in a table game), reshuffling when the pile is
         empty. ``check_draw`` has accepted the move."""
         events: list[Reshuffle] = []
-        h = self.hash ^ hashing.item("m-pile", self.reshuffles, len(self.pile))
+        h = self.hash
         if not self.pile:
-            self.reshuffles += 1
-            pile = self.played
+            h ^= hashing.item("m-reshuffles", self.reshuffles)
+            h ^= hashing.item("m-reshuffles", self.reshuffles + 1)
             if self.seed is not None:
-                SeededStream(self.seed, f"manhattan-deck/{self.reshuffles}").shuffle(pile)
+                pile = self._reshuffled(tuple(self.played))
             else:
-                pile.sort()
+                pile = sorted(self.played)
+            self.reshuffles += 1
             self.pile, self.played = pile, []
             self._played_hash = 0
-            events.append(Reshuffle(self.reshuffles, len(pile)))
+            if explain:
+                events.append(Reshuffle(self.reshuffles, len(pile)))
         if named is None:
             card = self.pile.pop(0)
         else:
@@ -160,13 +174,21 @@ class Deck:
         hand = self.hands[seat]
         h ^= hashing.item("m-hand", seat, card, hand.count(card))
         hand.append(card)
-        self.hash = h ^ hashing.item("m-pile", self.reshuffles, len(self.pile))
+        self.hash = h
         return events
 
     @property
     def full_hash(self) -> int:
-        """The cards' part of the state hash (hands, pile size, played pile)."""
+        """The cards' part of the state hash (hands, played pile, reshuffles)."""
         return self.hash ^ self._played_hash
+
+
+@lru_cache(maxsize=256)
+def _shuffled(seed: str, cards: tuple[int, ...]) -> tuple[int, ...]:
+    """The seeded deck (kept: a log's header is checked, then its game set up)."""
+    deck = list(cards)
+    SeededStream(seed, "manhattan-deck").shuffle(deck)
+    return tuple(deck)
 
 
 def _cards(cards: Sequence[int]) -> str:

@@ -75,7 +75,8 @@ class Built(NamedTuple):
         took = (f", taking it from {self.previous_owner}"
                 if self.previous_owner not in (None, self.colour) else "")
         return (f"a {self.colour} {self.storeys}-storey piece on {lot_name(self.lot)} of "
-                f"{self.city} (card {self.card}), now {self.height} storeys{took}")
+                f"{self.city} (card {self.card}), now {self.height} "
+                f"storey{'s' * (self.height != 1)}{took}")
 
     def describe(self, names: Sequence[str]) -> str:
         return f"{names[self.player]} builds {self._what()} [{self.rule}]"

@@ -17,10 +17,12 @@ from typing import Any
 from ...core.errors import IllegalMove, LogFormatError
 from ...core.family import GameConfig, Player
 from ...core.json_input import plain_int, scores_surely_valid
-from .material import COLOURS, DEFAULT_MATERIAL, HEIGHTS, Material, default_sides
+from .material import COLOURS, DEFAULT_MATERIAL, HEIGHTS, SIDES, Material, default_sides
 from .state import Build, Choose, Discard, Move
 
 BUILD_FIELDS = frozenset({"card", "city", "storeys", "colour", "draw", "scores"})
+MATERIAL_FIELDS = frozenset({"cards_per_lot", "pieces", "hand_size"})
+ALL_COLOURS = frozenset({"red", "blue", "green", "yellow", "black", "grey"})  # the schema's
 
 
 def material_from(raw: Mapping[str, Any] | None) -> Material:
@@ -139,6 +141,42 @@ def encode_move(move: Move) -> dict[str, Any]:
     assert isinstance(move, Discard)
     return {"discard": move.card} if move.draw is None else {"discard": move.card,
                                                               "draw": move.draw}
+
+
+def header_surely_valid(data: Mapping[str, Any]) -> bool:
+    """Manhattan's header fields as the log schema surely accepts them."""
+    if "expansions" in data and data["expansions"] != []:
+        return False
+    if "options" in data and data["options"] != {}:
+        return False
+    for p in data["players"]:
+        if "side" in p and not (type(p["side"]) is str and p["side"] in SIDES):
+            return False
+        if "second_colour" in p and not (type(p["second_colour"]) is str
+                                         and p["second_colour"] in ALL_COLOURS):
+            return False
+    if "material" in data:
+        material = data["material"]
+        if type(material) is not dict or not MATERIAL_FIELDS.issuperset(material):
+            return False
+        if not _int_list(material.get("cards_per_lot", [0] * 9), 9, 9, 0, 20):
+            return False
+        if not _int_list(material.get("pieces", [0] * 4), 4, 4, 0, 48):
+            return False
+        if "hand_size" in material and not plain_int(material["hand_size"], 1, 8):
+            return False
+    if "deal" in data:
+        deal = data["deal"]
+        if type(deal) is not list or len(deal) > 6:
+            return False
+        if not all(_int_list(hand, 0, 16, -1000, 1000) for hand in deal):
+            return False
+    return True
+
+
+def _int_list(v: Any, least: int, most: int, lo: int, hi: int) -> bool:
+    return (type(v) is list and least <= len(v) <= most
+            and all(plain_int(x, lo, hi) for x in v))
 
 
 def _short(v: Any) -> bool:

@@ -6,7 +6,8 @@ plays. Random, legal, and lively enough that the fuzz tests reach take-overs and
 * **Building (M5):** a random card of the hand and a random chosen piece; among the cities
   where that piece may go on the lot the card marks, a take-over (when there is one) one
   time in three, else any. After ``TRIES`` draws with no legal city, the first legal build
-  in order; with none, a discard (see ``state``).
+  in order; with none, a discard (see ``state``). One draw of the stream decides card,
+  piece, city and odds together (``below`` of their product is uniform over each).
 
 Every build names the card drawn after it (``draw``), so a generated log also shows the hands.
 """
@@ -15,11 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .material import CITIES, HEIGHTS, lot_seen_from
-from .state import Build, Choose, Discard, ManhattanState, Move
+from .material import CITIES, HEIGHTS
+from .state import SEEN_FROM, Build, Choose, Discard, ManhattanState, Move, may_build
 
 TRIES = 8
 TAKEOVER_ODDS = 3  # a possible take-over is chosen one time in this many
+CITY_COUNT = len(CITIES)
 
 
 def random_move(state: ManhattanState, pick: Any) -> Move:
@@ -37,28 +39,33 @@ def random_move(state: ManhattanState, pick: Any) -> Move:
         return Choose(tuple(pieces))
     hand = state.hands[seat]
     two = len(state.colours_of[seat]) > 1
-    in_play = [(c, h) for c in state.colours_of[seat] for h in HEIGHTS
-               for _ in range(state.chosen[c][h])]
-    side = state.sides[seat]
+    in_play = [(c, h) for c in state.colours_of[seat] for h, n in state.chosen[c].items()
+               for _ in range(n)]
+    seen = SEEN_FROM[state.sides[seat]]
+    board = state.board
     for _ in range(TRIES):
-        card = hand[pick.below(len(hand))]
-        colour, storeys = in_play[pick.below(len(in_play))]
-        lot = lot_seen_from(card, side)
-        free: list[str] = []
-        takeovers: list[str] = []
-        for city_index, city in enumerate(CITIES):
-            stack = state.board.get((city_index, lot))
+        r = pick.below(len(hand) * len(in_play) * CITY_COUNT * TAKEOVER_ODDS)
+        r, card_index = divmod(r, len(hand))
+        r, piece_index = divmod(r, len(in_play))
+        odds, offset = divmod(r, CITY_COUNT)
+        card = hand[card_index]
+        colour, storeys = in_play[piece_index]
+        lot = seen[card]
+        free: list[int] = []
+        takeovers: list[int] = []
+        for city in range(CITY_COUNT):
+            stack = board.get((city, lot))
             if not stack or stack[-1][0] == colour:
                 free.append(city)
-            elif state.takeover_error(seat, card, city, storeys, colour) is None:
+            elif may_build(stack, colour, storeys):
                 takeovers.append(city)
-        if takeovers and (not free or pick.below(TAKEOVER_ODDS) == 0):
-            city = takeovers[pick.below(len(takeovers))]
+        if takeovers and (not free or odds == 0):
+            city = takeovers[offset % len(takeovers)]
         elif free:
-            city = free[pick.below(len(free))]
+            city = free[offset % len(free)]
         else:
             continue
-        return Build(card, city, storeys, colour if two else None,
+        return Build(card, CITIES[city], storeys, colour if two else None,
                      state.deck.next_card(card))
     build = next(state.builds(seat), None)
     if build is not None:

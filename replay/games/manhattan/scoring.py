@@ -45,45 +45,72 @@ def _strengths(by_colour: Mapping[str, int], seat_of: Mapping[str, int]) -> tupl
 
 
 def score_round(board: Board, colours: Sequence[str], seat_of: Mapping[str, int],
-                phase: str) -> tuple[list[Score], dict[str, int]]:
-    """The events of one round's scoring and the points each colour makes (M6, M10)."""
+                phase: str, explain: bool = True) -> tuple[list[Score], dict[str, int]]:
+    """The events of one round's scoring and the points each colour makes (M6, M10); with
+    ``explain`` False only the points (the verifier's fast path: same arithmetic, no text)."""
     events: list[Score] = []
     points = dict.fromkeys(colours, 0)
-    built = sorted((key, stack) for key, stack in board.items() if stack)
+    built: list[tuple[tuple[int, int], Stack, int, str]] = []  # key, stack, height, owner
+    for key in sorted(board):
+        stack = board[key]
+        if stack:
+            total = 0
+            for _, s in stack:
+                total += s
+            built.append((key, stack, total, stack[-1][0]))
     if not built:
         return events, points
     # (1) the tallest building
-    top = max(height(s) for _, s in built)
-    tallest = [(key, s) for key, s in built if height(s) == top]
-    where = ", ".join(f"{lot_name(lot)} of {CITIES[city]} ({owner(s)})"
-                      for (city, lot), s in tallest)
+    top = max(b[2] for b in built)
+    tallest = [b for b in built if b[2] == top]
     if len(tallest) == 1:
-        colour = owner(tallest[0][1])
-        points[colour] += TALLEST
+        points[tallest[0][3]] += TALLEST
+    # (2) the majority in each city; (3) every building
+    per_city: list[dict[str, int]] = [{} for _ in CITIES]
+    for (city, _), _, _, who in built:
+        count = per_city[city]
+        count[who] = count.get(who, 0) + 1
+        points[who] += BUILDING
+    leaders_of: list[list[str]] = []
+    for count in per_city:
+        most = max(count.values(), default=0)
+        leaders = [c for c in colours if count.get(c) == most] if count else []
+        leaders_of.append(leaders)
+        if len(leaders) == 1:
+            points[leaders[0]] += MAJORITY
+    if explain:
+        events = _explained(built, tallest, top, per_city, leaders_of, colours, seat_of, phase)
+    return events, points
+
+
+def _explained(built: list[tuple[tuple[int, int], Stack, int, str]],
+               tallest: list[tuple[tuple[int, int], Stack, int, str]], top: int,
+               per_city: list[dict[str, int]], leaders_of: list[list[str]],
+               colours: Sequence[str], seat_of: Mapping[str, int], phase: str) -> list[Score]:
+    """The ``Score`` events of a round's scoring, in the order of M6."""
+    events: list[Score] = []
+    where = ", ".join(f"{lot_name(lot)} of {CITIES[city]} ({who})"
+                      for (city, lot), _, _, who in tallest)
+    if len(tallest) == 1:
+        colour = tallest[0][3]
         events.append(Score(phase, "tallest building", TALLEST, (seat_of[colour],),
                             ((seat_of[colour], top),),
                             f"the tallest building, {top} storeys: {where}", "M6",
                             [list(tallest[0][0])]))
     else:
         events.append(Score(phase, "tallest building", TALLEST, (),
-                            _strengths({owner(s): top for _, s in tallest}, seat_of),
+                            _strengths({b[3]: top for b in tallest}, seat_of),
                             f"{len(tallest)} buildings share the greatest height, {top} "
                             f"storeys ({where}): nobody scores", "M10",
-                            sorted(list(k) for k, _ in tallest)))
-    # (2) the majority in each city
+                            sorted(list(b[0]) for b in tallest)))
     for city, name in enumerate(CITIES):
-        here = [(key, s) for key, s in built if key[0] == city]
-        if not here:
+        count = per_city[city]
+        if not count:
             continue
-        count: dict[str, int] = {}
-        for _, s in here:
-            count[owner(s)] = count.get(owner(s), 0) + 1
-        most = max(count.values())
-        leaders = [c for c in colours if count.get(c) == most]
+        leaders = leaders_of[city]
         owned = ", ".join(f"{c} {count[c]}" for c in colours if c in count)
-        cells = [list(k) for k, _ in here]
+        cells = [list(b[0]) for b in built if b[0][0] == city]
         if len(leaders) == 1:
-            points[leaders[0]] += MAJORITY
             events.append(Score(phase, "city majority", MAJORITY, (seat_of[leaders[0]],),
                                 _strengths(count, seat_of),
                                 f"{name}: buildings owned {owned}; {leaders[0]} has the "
@@ -94,14 +121,11 @@ def score_round(board: Board, colours: Sequence[str], seat_of: Mapping[str, int]
                                 f"{name}: buildings owned {owned}; "
                                 f"{' and '.join(leaders)} tie for most: nobody scores", "M10",
                                 cells, city))
-    # (3) every building
     for colour in colours:
-        mine = [list(k) for k, s in built if owner(s) == colour]
-        if not mine:
-            continue
-        points[colour] += BUILDING * len(mine)
-        events.append(Score(phase, "building", BUILDING * len(mine), (seat_of[colour],),
-                            ((seat_of[colour], len(mine)),),
-                            f"{colour} owns {len(mine)} building{'s' * (len(mine) != 1)}, "
-                            f"{BUILDING} point each", "M6", mine))
-    return events, points
+        mine = [list(b[0]) for b in built if b[3] == colour]
+        if mine:
+            events.append(Score(phase, "building", BUILDING * len(mine), (seat_of[colour],),
+                                ((seat_of[colour], len(mine)),),
+                                f"{colour} owns {len(mine)} building{'s' * (len(mine) != 1)}, "
+                                f"{BUILDING} point each", "M6", mine))
+    return events

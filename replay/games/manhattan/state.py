@@ -16,8 +16,9 @@ Decisions where the rulebook (seed 001) is silent, as a careful player would tak
   of the next round is the left neighbour, i.e. the next seat (G3 order is clockwise).
 
 The state hash (L4) is kept incrementally: one item per piece on the board, per colour's
-supply and chosen count of each height and score, the cards' items (``deck``) and one for
-the turn.
+supply of each height and score, the cards' items (``deck``) and one for the turn (phase,
+round, first player, turn). The pieces in play need no item: a colour's pieces are its supply,
+those in play and those on the board.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from .material import (
     COLOURS,
     DEFAULT_MATERIAL,
     HEIGHTS,
+    SIDES,
     Material,
     default_sides,
     lot_name,
@@ -49,6 +51,7 @@ from .material import (
 ROUNDS = {2: 6, 3: 6, 4: 4}  # M7
 PER_ROUND = {2: 4, 3: 4, 4: 6}  # pieces per colour per round (M4, M7)
 CITY_INDEX = {name: i for i, name in enumerate(CITIES)}
+SEEN_FROM = {side: [lot_seen_from(card, side) for card in range(9)] for side in SIDES}
 _item = hashing.item
 
 
@@ -83,6 +86,21 @@ class Discard:
 Move = Choose | Build | Discard
 
 
+def may_build(stack: list[tuple[str, int]], colour: str, storeys: int) -> bool:
+    """M5: a piece of ``colour`` and ``storeys`` may go on this (non-empty) building: the
+    colour owns it, or has with the piece at least as many storeys in it as the owner."""
+    owner = stack[-1][0]
+    if owner == colour:
+        return True
+    theirs = mine = 0
+    for c, s in stack:
+        if c == owner:
+            theirs += s
+        elif c == colour:
+            mine += s
+    return mine + storeys >= theirs
+
+
 class ManhattanState(GameState):
     """One game of Manhattan (M1–M10). Scores are kept per colour and summed per seat (M7)."""
 
@@ -113,6 +131,7 @@ class ManhattanState(GameState):
         self.seat_of = {c: s for s, cs in enumerate(self.colours_of) for c in cs}
         self.rounds = ROUNDS[n]
         self.per_round = PER_ROUND[n]
+        self.builds_per_round = self.per_round * len(self.colours)
         if self.material.pieces_per_colour < self.rounds * self.per_round:
             raise IllegalMove("M1", f"{self.material.pieces_per_colour} pieces per colour; "
                               f"{n} players need {self.rounds * self.per_round} "
@@ -303,77 +322,72 @@ class ManhattanState(GameState):
                        colour: str) -> str | None:
         """Why ``colour``'s piece of ``storeys`` may not go on the lot ``card`` marks for
         ``seat`` in ``city`` (M5), or None."""
-        lot = lot_seen_from(card, self.sides[seat])
+        lot = SEEN_FROM[self.sides[seat]][card]
         stack = self.board.get((CITY_INDEX[city], lot))
-        if not stack:
+        if not stack or may_build(stack, colour, storeys):
             return None
         owner = stack[-1][0]
-        if owner == colour:
-            return None
-        theirs = mine = 0
-        for c, s in stack:
-            if c == owner:
-                theirs += s
-            elif c == colour:
-                mine += s
-        if mine + storeys >= theirs:
-            return None
-        return (f"{lot_name(lot)} of {city} ({card_text(card)} seen from the "
-                f"{self.sides[seat]}) is {owner}'s with {theirs} of its "
+        theirs = sum(s for c, s in stack if c == owner)
+        mine = sum(s for c, s in stack if c == colour) + storeys
+        return (f"{lot_name(lot)} of {city} (card {card} read from the {self.sides[seat]}) "
+                f"is {owner}'s with {theirs} of its "
                 f"{scoring.height(stack)} storeys; with this {storeys}-storey piece "
-                f"{colour} would have {mine + storeys}, fewer than {theirs}")
+                f"{colour} would have {mine}, fewer than {theirs}")
 
     def apply(self, move: Any) -> list[Event]:
+        return self._apply(move, True)
+
+    def play(self, move: Any) -> None:
+        """``apply`` without the events (the verifier's fast path)."""
+        self._apply(move, False)
+
+    def _apply(self, move: Any, explain: bool) -> list[Event]:
         self.check(move)
-        seat = self.current_player
-        assert seat is not None
+        seat = (self.first + self.turn) % len(self.scores)
         events: list[Event] = []
-        h = self._hash
         if type(move) is Choose:
+            h = self._hash
             colours = self.colours
             pieces = tuple(sorted(move.pieces, key=lambda p: (colours.index(p[0]), p[1])))
             for colour, s in pieces:
-                supply, chosen = self.supply[colour], self.chosen[colour]
-                h ^= (_item("m-supply", colour, s, supply[s])
-                      ^ _item("m-chosen", colour, s, chosen[s]))
+                supply = self.supply[colour]
+                h ^= _item("m-supply", colour, s, supply[s])
                 supply[s] -= 1
-                chosen[s] += 1
-                h ^= (_item("m-supply", colour, s, supply[s])
-                      ^ _item("m-chosen", colour, s, chosen[s]))
-            events.append(PiecesChosen(seat, self.round, pieces))
-            self.turn += 1
-            if self.turn == len(self.config.players):
-                self.phase, self.turn = "build", 0
+                h ^= _item("m-supply", colour, s, supply[s])
+                self.chosen[colour][s] += 1
             self._hash = h
+            if explain:
+                events.append(PiecesChosen(seat, self.round, pieces))
+            self.turn += 1
+            if self.turn == len(self.scores):
+                self.phase, self.turn = "build", 0
         else:
             deck = self.deck
             deck.play(seat, move.card)
             if type(move) is Build:
                 colour = move.colour or self.colours_of[seat][0]
                 city = CITY_INDEX[move.city]
-                lot = lot_seen_from(move.card, self.sides[seat])
+                lot = SEEN_FROM[self.sides[seat]][move.card]
                 stack = self.board.setdefault((city, lot), [])
                 before = stack[-1][0] if stack else None
-                h ^= _item("m-piece", city, lot, len(stack), colour, move.storeys)
+                self._hash ^= _item("m-piece", city, lot, len(stack), colour, move.storeys)
                 stack.append((colour, move.storeys))
-                chosen = self.chosen[colour]
-                s = move.storeys
-                h ^= _item("m-chosen", colour, s, chosen[s])
-                chosen[s] -= 1
-                self._hash = h ^ _item("m-chosen", colour, s, chosen[s])
-                events.append(Built(seat, colour, move.card, move.city, lot, s,
-                                    scoring.height(stack), before))
-            events += deck.draw(seat, move.draw if deck.seed is None else None)
+                self.chosen[colour][move.storeys] -= 1
+                if explain:
+                    events.append(Built(seat, colour, move.card, move.city, lot, move.storeys,
+                                        scoring.height(stack), before))
+            events += deck.draw(seat, move.draw if deck.seed is None else None, explain)
             if type(move) is Build:
                 self.turn += 1
-                if self.turn == len(self.colours) * self.per_round:
-                    events += self._end_round()
+                if self.turn == self.builds_per_round:
+                    events += self._end_round(explain)
         self.moves_played += 1
-        self._turn_item = self._turn_hash()
+        self._turn_item = _item("m-turn", self.phase, self.round, self.first, self.turn)
         return events
 
-    def _score(self, phase: str) -> list[Event]:
-        events, points = scoring.score_round(self.board, self.colours, self.seat_of, phase)
+    def _score(self, phase: str, explain: bool = True) -> list[Event]:
+        events, points = scoring.score_round(self.board, self.colours, self.seat_of, phase,
+                                             explain)
         for colour, p in points.items():
             if p:
                 old = self.colour_scores[colour]
@@ -382,19 +396,19 @@ class ManhattanState(GameState):
                 self.scores[self.seat_of[colour]] += p
         return list(events)
 
-    def _end_round(self) -> list[Event]:
+    def _end_round(self, explain: bool = True) -> list[Event]:
         last = self.round == self.rounds
-        events = self._score("final" if last else "play")
+        events = self._score("final" if last else "play", explain)
         if last:
-            return events + self._finish()
+            return events + self._finish(explain)
         self.round += 1
         self.first = (self.first + 1) % len(self.config.players)
         self.phase, self.turn = "choose", 0
         return events
 
-    def _finish(self) -> list[Event]:
+    def _finish(self, explain: bool = True) -> list[Event]:
         self.phase, self.finished = "over", True
-        return [GameEnd(tuple(self.scores), tuple(self.winners()))]
+        return [GameEnd(tuple(self.scores), tuple(self.winners()))] if explain else []
 
     def end_now(self) -> list[Event]:
         """End here (a log ending ``"after-last-move"``). Decision: a round in which pieces
@@ -430,11 +444,28 @@ class ManhattanState(GameState):
                 "colour_scores": dict(self.colour_scores),
                 "chosen": {c: pieces_text(self._chosen_list(c)) for c in self.colours}}
 
+    def playthrough_intro(self) -> list[str]:
+        m = self.material
+        seats = ", ".join(f"{p.name} {self.sides[i]} {'+'.join(self.colours_of[i])}"
+                          for i, p in enumerate(self.config.players))
+        return [f"material cards per lot {list(m.cards_per_lot)}, pieces "
+                f"{[m.pieces[h] for h in HEIGHTS]}, hand {m.hand_size}",
+                f"seats {seats}", self._cards_line()]
+
+    def playthrough_after(self, before: Any) -> str:
+        return f"round {self.round} {self.phase}; {self._cards_line()}"
+
+    def _cards_line(self) -> str:
+        hands = ", ".join(f"{p.name} {sorted(self.hands[i])}"
+                          for i, p in enumerate(self.config.players))
+        return f"hands {hands}; pile {len(self.pile)}, played {len(self.played)}"
+
     def _turn_hash(self) -> int:
         return _item("m-turn", self.phase, self.round, self.first, self.turn)
 
     def _board_hash(self) -> int:
-        """The board, supply, chosen and score items, from scratch."""
+        """The board, supply and score items, from scratch (the pieces in play need no item:
+        they are what the supply and the board lack)."""
         h = 0
         for (city, lot), stack in self.board.items():
             for level, (colour, s) in enumerate(stack):
@@ -443,13 +474,12 @@ class ManhattanState(GameState):
             h ^= _item("m-score", colour, self.colour_scores[colour])
             for height in HEIGHTS:
                 h ^= _item("m-supply", colour, height, self.supply[colour][height])
-                h ^= _item("m-chosen", colour, height, self.chosen[colour][height])
         return h
 
     def hash_from_scratch(self) -> int:
         """The state hash computed anew (the tests compare it with the incremental one)."""
         fresh = Deck.__new__(Deck)
-        fresh.hash = _item("m-pile", self.deck.reshuffles, len(self.pile))
+        fresh.hash = _item("m-reshuffles", self.deck.reshuffles)
         for s, hand in enumerate(self.hands):
             for k, card in enumerate(hand):
                 fresh.hash ^= _item("m-hand", s, card, hand[:k].count(card))
