@@ -512,7 +512,7 @@ def test_a_manhattan_game_steps_and_links(server: str, page: Any) -> None:
     expect(board).to_be_visible()
     expect(page.locator("#events")).to_contain_text("nobody has moved yet")
     expect(page.locator("#state")).to_contain_text("Round 1 of 6 · choosing pieces")
-    expect(page.locator("#state")).to_contain_text("Draw pile: 33 cards")
+    expect(page.locator("#state")).to_contain_text("33 cards to draw")
     assert "tile" not in page.locator("#viewer").inner_text().lower()
     assert page.title().endswith("Manhattan replay")
     page.screenshot(path=str(OUT / "manhattan-start.png"))
@@ -548,10 +548,15 @@ def test_a_manhattan_game_steps_and_links(server: str, page: Any) -> None:
     expect(line).to_have_class(re.compile(r"\bon\b"))
     expect(group).to_have_class(re.compile(r"\bon\b"))
     expect(board).to_have_class(re.compile("focus"))
-    assert float(group.evaluate("g => getComputedStyle(g).opacity")) > 0.5
-    others = page.locator(f'#board g.hl:not([data-ev="{i}"])')
-    assert all(float(o.evaluate("g => getComputedStyle(g).opacity")) == 0
-               for o in others.all())
+    # (the groups fade: wait for the end of the transition) the line's group stands out,
+    # every other scored group is hidden
+    page.wait_for_function("""i => {
+        const gs = Array.from(document.querySelectorAll('#board g.hl'));
+        return gs.length > 1 && gs.every(g => {
+            const o = parseFloat(getComputedStyle(g).opacity);
+            return g.dataset.ev === String(i) ? o > 0.5 : o === 0;
+        });
+    }""", arg=i)
     box, pane = group.bounding_box(), page.locator("#board").bounding_box()
     assert box and box["width"] > 50 and pane["x"] <= box["x"] <= pane["x"] + pane["width"]
     page.screenshot(path=str(OUT / "manhattan-round-end-linked.png"))

@@ -315,3 +315,12 @@ def test_the_json_status_of_a_tile_game(client: FlaskClient) -> None:
         log["moves"][4]["tile"] + " ")
     page = client.get(f"/games/{game_id}/moves/0").get_data(as_text=True)
     assert "The start tile is on the table." in page and "Carcassonne replay" in page
+
+
+def test_a_family_without_words_tells_its_moves_as_the_log_does(log3: dict[str, Any]) -> None:
+    """``Family.describe_move`` by default: the move as the log records it."""
+    from replay.core.family import Family
+
+    record = parse(log3)
+    told = Family.describe_move(record.family, record.moves[0], None, record.new_state())
+    assert json.loads(told.text) == log3["moves"][0] and told.codes == told.text

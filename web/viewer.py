@@ -174,8 +174,8 @@ def facts(status: dict[str, Any]) -> list[tuple[str, str, str]]:
             after += f" · {PHASES.get(phase, phase)}"
         out.append(("Round ", str(status["round"]), after))
     if isinstance(status.get("pile"), int):
-        out.append(("Draw pile: ", str(status["pile"]),
-                    " card" if status["pile"] == 1 else " cards"))
+        out.append(("", str(status["pile"]),
+                    " card to draw" if status["pile"] == 1 else " cards to draw"))
     return out
 
 
