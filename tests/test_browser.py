@@ -262,7 +262,8 @@ def test_audit_report_opens_in_chromium(server: str, page: Any, tmp_path: Path) 
 PHONE = {"width": 390, "height": 844}
 FAMILIES = {"base": ("base", 4, 3, ()),
             "base-ic-hs": ("base", 3, 5, ("inns-cathedrals", "hills-sheep")),
-            "hunters-gatherers": ("hunters-gatherers", 4, 3, ())}
+            "hunters-gatherers": ("hunters-gatherers", 4, 3, ()),
+            "manhattan": ("manhattan", 4, 3, ())}
 
 
 @pytest.fixture
@@ -494,3 +495,109 @@ def test_library_sorts_and_fits_a_phone(server: str, phone: Any, game4: dict[str
     phone.locator("form.filters button").tap()
     expect(phone.locator(".count")).to_contain_text("1 game")
     phone.screenshot(path=str(OUT / "library-phone.png"), full_page=True)
+
+
+# ---------------------------------------------------------------- a game without tiles
+
+def test_a_manhattan_game_steps_and_links(server: str, page: Any) -> None:
+    """A game of another family in the same viewer: stepped with the keys and the buttons,
+    its round scoring linked both ways to the board's groups (``data-ev``), its own status
+    (round, phase, draw pile) and no word of tiles."""
+    log = generate_log("manhattan", 3, 5)
+    game = store(server, log)
+    base = f"{server}/games/{game['id']}/moves/"
+    last = len(log["moves"])
+    page.goto(base + "0")
+    board = page.locator("#board svg.manhattan-board")
+    expect(board).to_be_visible()
+    expect(page.locator("#events")).to_contain_text("nobody has moved yet")
+    expect(page.locator("#state")).to_contain_text("Round 1 of 6 · choosing pieces")
+    expect(page.locator("#state")).to_contain_text("33 cards to draw")
+    assert "tile" not in page.locator("#viewer").inner_text().lower()
+    assert page.title().endswith("Manhattan replay")
+    page.screenshot(path=str(OUT / "manhattan-start.png"))
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_url(base + "3")
+    expect(page.locator("#counter")).to_contain_text(f"move 3 / {last}")
+    assert current_move(page) == "3"
+    expect(page.locator("#events")).to_contain_text("for round 1")
+    page.click('#controls a[aria-label="next move"]')
+    page.wait_for_url(base + "4")
+    expect(page.locator("#state")).to_contain_text("Round 1 of 6 · building")
+    expect(page.locator("#board rect.last")).to_have_count(1)
+    expect(page.locator("#moves a.current")).to_contain_text("-storey piece on the")
+    page.screenshot(path=str(OUT / "manhattan-first-build.png"))
+    # the end of round 1: the tallest building, the cities, the buildings
+    record = play_through(parse(log))
+    n = next(k + 1 for k, events in enumerate(record.events)
+             if any(isinstance(e, Score) for e in events))
+    events = record.events[n - 1]
+    i = next(j for j, e in enumerate(events) if isinstance(e, Score)
+             and e.feature == "city majority" and e.winners)
+    page.click(f'#moves a[data-move="{n}"]')
+    page.wait_for_url(base + str(n))
+    expect(page.locator("#events li.ev-score")).to_have_count(
+        sum(1 for e in events if isinstance(e, Score) and e.points))
+    expect(page.locator("#events")).to_contain_text("the tallest building")
+    expect(page.locator("#events")).to_contain_text("nobody scores (M10)")
+    line = page.locator(f'#events li.ev-score[data-ev="{i}"]')
+    group = page.locator(f'#board g.hl[data-ev="{i}"]')
+    expect(group).to_have_count(1)
+    line.click()
+    expect(line).to_have_class(re.compile(r"\bon\b"))
+    expect(group).to_have_class(re.compile(r"\bon\b"))
+    expect(board).to_have_class(re.compile("focus"))
+    # (the groups fade: wait for the end of the transition) the line's group stands out,
+    # every other scored group is hidden
+    page.wait_for_function("""i => {
+        const gs = Array.from(document.querySelectorAll('#board g.hl'));
+        return gs.length > 1 && gs.every(g => {
+            const o = parseFloat(getComputedStyle(g).opacity);
+            return g.dataset.ev === String(i) ? o > 0.5 : o === 0;
+        });
+    }""", arg=i)
+    box, pane = group.bounding_box(), page.locator("#board").bounding_box()
+    assert box and box["width"] > 50 and pane["x"] <= box["x"] <= pane["x"] + pane["width"]
+    page.screenshot(path=str(OUT / "manhattan-round-end-linked.png"))
+    line.click()  # a second click lets it go
+    expect(group).not_to_have_class(re.compile(r"\bon\b"))
+    # a "+N" badge of the board lights its line and writes it in the caption
+    j = next(k for k, e in enumerate(events) if isinstance(e, Score)
+             and e.feature == "building")
+    page.locator(f'#board g.popup[data-ev="{j}"]').click()
+    expect(page.locator(f'#events li.ev-score[data-ev="{j}"]')).to_have_class(
+        re.compile(r"\bon\b"))
+    expect(page.locator("#caption")).to_contain_text("1 point each")
+    page.keyboard.press("Escape")
+    page.keyboard.press("End")
+    page.wait_for_url(base + str(last))
+    expect(page.locator("#state")).to_contain_text("game over")
+    expect(page.locator("#result")).to_contain_text("wins")
+    expect(page.locator("#events .ev-end")).to_contain_text("game over")
+    page.screenshot(path=str(OUT / "manhattan-final.png"))
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url(base + str(last - 1))
+    expect(page.locator("#counter")).to_contain_text(f"move {last - 1} / {last}")
+
+
+def test_a_broken_manhattan_game_in_the_browser(server: str, page: Any) -> None:
+    log = generate_log("manhattan", 2, 3)
+    bad = copy.deepcopy(log)
+    bad.pop("claims")
+    record = parse(log)
+    state = record.new_state()
+    index = next(k for k, m in enumerate(log["moves"]) if k > 20 and "card" in m)
+    for move in record.moves[:index]:
+        state.apply(move)
+    hand = state.hands[state.current_player]  # type: ignore[attr-defined,index]
+    bad["moves"][index]["card"] = next(c for c in range(9) if c not in hand)
+    game = store(server, bad)
+    page.goto(f"{server}/games/{game['id']}")
+    page.wait_for_url(f"**/moves/{index + 1}")
+    expect(page.locator("#board svg g.banner")).to_contain_text("M3")
+    expect(page.locator("#events .failure")).to_contain_text("Rule M3")
+    expect(page.locator("#events")).to_contain_text("The illegal move was not played")
+    expect(page.locator(f'#moves a[data-move="{index + 1}"]')).to_have_class(
+        "move current failed")
+    page.screenshot(path=str(OUT / "manhattan-invalid.png"))

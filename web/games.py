@@ -27,8 +27,6 @@ from replay.core.playback import Playback
 from replay.core.record import GameRecord, foreign, parse
 from replay.core.verify import Report, verify_data, verify_parsed
 from replay.generate import dumps
-from replay.tiles.events import Discard, FigurePlaced, Place
-from replay.tiles.words import figure_words, on_feature, where
 
 from . import db as store
 
@@ -124,32 +122,15 @@ class MoveInfo:
     """One entry of the move list: move ``number`` (1-based: the ``number``-th move of the log,
     ``/moves/<number - 1>`` in its JSON) leads to position ``number``.
 
-    ``tile`` and ``figure`` are words for people (``a city cap with a road``, ``knight in the
-    city to the north``; the bonus tile of a Hunters & Gatherers turn and its figure are told
-    in ``figure``); ``codes`` says the same with the log's codes, for a tooltip."""
+    ``text`` tells the move in words, without the player, and ``codes`` the same in the log's
+    codes, for a tooltip: both from its family (``Family.describe_move``)."""
 
     number: int
     player: int  # seat
-    tile: str | None  # the tile in words
-    x: int
-    y: int
-    rotation: int
-    figure: str | None  # "knight in the city to the north-west", then the bonus tile, if any
+    text: str
     points: tuple[int, ...]  # points each seat gained with this move
-    discard: bool = False
+    codes: str = ""
     failed: bool = False
-    tile_id: str | None = None  # the log's code of the tile
-    codes: str = ""  # the move in the log's codes: "W (0,1) 90° knight NL; bonus HG-84 ..."
-
-    @property
-    def text(self) -> str:
-        """The whole move in words (without the player)."""
-        if self.discard:
-            head = f"discards {self.tile or 'a tile'}"
-        else:
-            turned = f", turned {self.rotation}°" if self.rotation else ""
-            head = f"{self.tile or 'a tile'} at ({self.x},{self.y}){turned}"
-        return head + (f" · {self.figure}" if self.figure else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,9 +149,9 @@ class Summary:
 
 def summarise(parsed: GameRecord, r: Playback) -> Summary:
     """The move list and the scores after every move of a replayed log (the sum of the score
-    events, which is what the scores are, G12)."""
+    events, which is what the scores are, G12); each move told by its family."""
     names = [p.name for p in parsed.config.players]
-    tiles = getattr(r.state, "tiles_by_id", {})
+    family = parsed.family
     total = [0] * len(names)
     scores = [tuple(total)]
     moves: list[MoveInfo] = []
@@ -183,88 +164,21 @@ def summarise(parsed: GameRecord, r: Playback) -> Summary:
                     gained[w] += e.points
         total = [a + b for a, b in zip(total, gained, strict=True)]
         scores.append(tuple(total))
-        seat = next((p for e in events if isinstance(p := getattr(e, "player", None), int)), 0)
-        land, figure, bonus = _steps(events)
-        tile_id = land.tile if land else move.tile
-        words = land.words if land else _tile_words(tiles, tile_id)
-        figure_words = [w for w in (_figure_text(figure), bonus[0]) if w]
-        codes = " ".join(c for c in (_tile_codes(tile_id, move), _figure_code(figure, move),
-                                     bonus[1]) if c)
-        moves.append(MoveInfo(i + 1, seat, words, move.x, move.y, move.rotation,
-                              "; ".join(figure_words) or None, tuple(gained), move.discard,
-                              tile_id=tile_id, codes=codes))
+        seat = r.movers[i] if i < len(r.movers) else None
+        if seat is None:
+            seat = next((p for e in events if isinstance(p := getattr(e, "player", None), int)),
+                        0)
+        told = family.describe_move(move, events, r.state)
+        moves.append(MoveInfo(i + 1, seat, told.text, tuple(gained), told.codes))
     failure = r.error.move if r.error is not None else None
     if r.error is not None and failure is not None:
         move = parsed.moves[failure]
-        seat = names.index(r.error.player) if r.error.player in names else 0
-        tile_id = move.tile or r.state.status().get("next_tile")
-        moves.append(MoveInfo(failure + 1, seat, _tile_words(tiles, tile_id), move.x, move.y,
-                              move.rotation, _figure_text(None, move), (), move.discard,
-                              failed=True, tile_id=tile_id,
-                              codes=" ".join(c for c in (_tile_codes(tile_id, move),
-                                                         _figure_code(None, move)) if c)))
+        seat = r.state.current_player
+        if seat is None:
+            seat = names.index(r.error.player) if r.error.player in names else 0
+        told = family.describe_move(move, None, r.state)
+        moves.append(MoveInfo(failure + 1, seat, told.text, (), told.codes, failed=True))
     return Summary(tuple(moves), tuple(scores), failure, r.state.finished)
-
-
-def _steps(events: list[Any]) -> tuple[Place | None, FigurePlaced | None, tuple[str, str]]:
-    """The land tile placed, its figure, and the bonus tile of the turn (words, codes)."""
-    land: Place | None = None
-    figure: FigurePlaced | None = None
-    bonus_words: list[str] = []
-    bonus_codes: list[str] = []
-    in_bonus = False
-    for e in events:
-        if isinstance(e, Place):
-            if e.bonus:
-                in_bonus = True
-                turned = f", turned {e.rotation}°" if e.rotation else ""
-                bonus_words.append(f"bonus tile: {e.words or 'a tile'} at ({e.x},{e.y})"
-                                   f"{turned}")
-                bonus_codes.append(f"bonus {e.tile} ({e.x},{e.y}) {e.rotation}°")
-            elif land is None:
-                land = e
-        elif isinstance(e, FigurePlaced):
-            if in_bonus:
-                bonus_words.append(str(_figure_text(e)))
-                bonus_codes.append(_figure_code(e, None) or "")
-            elif figure is None:
-                figure = e
-        elif isinstance(e, Discard) and e.rule == "HG7":
-            bonus_words.append(f"bonus tile {e.words or ''} fits nowhere and is discarded")
-            bonus_codes.append(f"bonus {e.tile} discarded")
-    return land, figure, (", ".join(bonus_words), " ".join(c for c in bonus_codes if c))
-
-
-def _tile_words(tiles: dict[str, Any], tile_id: str | None) -> str | None:
-    found = tiles.get(tile_id) if tile_id else None
-    return str(found.words) if found is not None else (f"tile {tile_id}" if tile_id else None)
-
-
-def _tile_codes(tile_id: str | None, move: Any) -> str:
-    if tile_id is None:
-        return ""
-    if getattr(move, "discard", False):
-        return f"discard {tile_id}"
-    return f"{tile_id} ({move.x},{move.y}) {move.rotation}°"
-
-
-def _figure_text(event: FigurePlaced | None, move: Any = None) -> str | None:
-    """The figure of a move in words: ``knight in the city to the north-west``."""
-    if event is not None:
-        return (f"{figure_words(event.kind, event.role)} "
-                f"{on_feature(event.feature, event.location, event.kind)}")
-    fig = getattr(move, "figure", None)
-    if fig is None:
-        return None
-    return f"{fig.kind.replace('-', ' ')} {where(fig.location)}"
-
-
-def _figure_code(event: FigurePlaced | None, move: Any) -> str | None:
-    """The figure of a move in the log's codes: ``follower NL``."""
-    if event is not None:
-        return f"{event.kind} {event.location}"
-    fig = getattr(move, "figure", None)
-    return None if fig is None else f"{fig.kind} {fig.location}"
 
 
 # --------------------------------------------------------------------------- the cache

@@ -46,7 +46,9 @@ class Line:
 @dataclass(slots=True)
 class View:
     """What the viewer shows at one position: the board, the seats, the events that led
-    there and their explanations, a failure, the next tile."""
+    there and their explanations, a failure, the game's status (``GameState.status()``: what
+    the family shows beside the board, e.g. the tiles left and the next tile, or the round
+    and the draw pile) and the facts of it the page writes."""
 
     entry: Entry
     n: int
@@ -56,12 +58,33 @@ class View:
     lines: list[tuple[str, str]] = field(default_factory=list)  # (event type, text)
     failure: svg.Failure | None = None
     notes: tuple[str, ...] = ()
-    tiles_left: int | None = None
+    status: dict[str, Any] = field(default_factory=dict)
+    facts: list[tuple[str, str, str]] = field(default_factory=list)  # see ``facts``
     next_tile: str | None = None
     next_tile_svg: str = ""
     finished: bool = False
     header_error: str | None = None
     items: list[Line] = field(default_factory=list)
+
+    @property
+    def tiles_left(self) -> int | None:
+        """The tiles left in the pile, for a game played with tiles."""
+        left = self.status.get("tiles_left")
+        return left if isinstance(left, int) else None
+
+    @property
+    def quiet(self) -> str:
+        """What the explanations say when the position has no event to explain."""
+        if self.header_error:
+            return "Nothing to replay: the header breaks a rule."
+        tiles = "tiles_left" in self.status
+        if self.failure is not None:
+            return ("The tile shown in red was not placed: the game stops here." if tiles
+                    else "The illegal move was not played: the game stops here.")
+        if self.n == 0:
+            return ("The start tile is on the table." if tiles
+                    else "The game is set up: nobody has moved yet.")
+        return "No event."
 
     @property
     def end(self) -> Line | None:
@@ -119,7 +142,7 @@ def build(entry: Entry, n: int, draw: bool = True) -> View:
     ]
     status = game.status()
     view = View(entry, n, board, seats, events=pos.events, failure=pos.failure,
-                notes=notes, tiles_left=status.get("tiles_left"), finished=game.finished)
+                notes=notes, status=status, facts=facts(status), finished=game.finished)
     lines = [(e.type, e.explain(players)) for e in pos.events]
     # a score of no points is not told (worth_telling); the kept lines keep their event index,
     # which the board's layers and badges are tagged with
@@ -131,6 +154,29 @@ def build(entry: Entry, n: int, draw: bool = True) -> View:
         if draw:
             view.next_tile_svg = svg.next_piece(game, 56)
     return view
+
+
+PHASES = {"choose": "choosing pieces", "build": "building", "play": "playing"}
+
+
+def facts(status: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The status facts the side panel writes, as (words before, the figure in bold, words
+    after), from the keys a status may have: ``tiles_left``; ``round`` with ``rounds`` and
+    ``phase``; ``pile`` (a draw pile of cards). Other keys stay in the JSON."""
+    out: list[tuple[str, str, str]] = []
+    if isinstance(status.get("tiles_left"), int):
+        out.append(("Tiles left: ", str(status["tiles_left"]), ""))
+    if isinstance(status.get("round"), int):
+        rounds = status.get("rounds")
+        phase = status.get("phase")
+        after = f" of {rounds}" if isinstance(rounds, int) else ""
+        if isinstance(phase, str) and phase != "over":
+            after += f" · {PHASES.get(phase, phase)}"
+        out.append(("Round ", str(status["round"]), after))
+    if isinstance(status.get("pile"), int):
+        out.append(("", str(status["pile"]),
+                    " card to draw" if status["pile"] == 1 else " cards to draw"))
+    return out
 
 
 def _line(index: int, event: Event, text: str, seats: list[Seat]) -> Line:
@@ -208,10 +254,18 @@ def as_json(view: View, urls: dict[str, str]) -> dict[str, Any]:
                     for s in view.seats],
         "scores": {s.name: s.score for s in view.seats},
         "tiles_left": view.tiles_left, "next_tile": view.next_tile, "finished": view.finished,
+        "status": view.status,
+        "played": None,
         "events": [e.to_json() for e in view.events],
         "explanations": [text for _, text in view.lines],
         "failure": None, "notes": list(view.notes),
     }
+    moves = entry.summary.moves if entry.parsed is not None else ()
+    if 0 < view.n <= len(moves):  # the move that led here, told by its family
+        m = moves[view.n - 1]
+        out["played"] = {"number": m.number, "player": entry.row.players[m.player]["name"],
+                         "text": m.text, "codes": m.codes, "points": list(m.points),
+                         "illegal": m.failed}
     if view.failure is not None:
         f = view.failure
         out["failure"] = {"move": f.index, "player": f.player, "rule": f.rule,
@@ -229,8 +283,6 @@ def verdict_json(entry: Entry) -> dict[str, Any]:
             "rule": row.rule, "move": row.error_move, "player": row.error_player,
             "message": row.message}
 
-
-# --------------------------------------------------------------------------- chart
 
 # --------------------------------------------------------------------------- chart
 

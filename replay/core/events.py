@@ -157,6 +157,8 @@ class Score(NamedTuple):
 
     def explain(self, players: Sequence[Player]) -> str:
         end = "end of game: " if self.phase == "final" else ""
+        if not self.winners and self.detail.endswith("nobody scores"):  # said once
+            return f"{end}{self.detail} ({self.rule})"
         return f"{end}{self.detail}; {self.majority(players)} ({self.rule})"
 
 

@@ -12,6 +12,7 @@ Families register themselves when ``replay.games`` is imported; ``families()`` a
 from __future__ import annotations
 
 import importlib
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -54,6 +55,17 @@ class Expansion:
     label: str  # for people
     rule_prefix: str  # the ids of its rules start with this (IC, HS, ...)
     extra_players: int = 0  # seats it adds to the family's limit
+
+
+@dataclass(frozen=True, slots=True)
+class MoveText:
+    """One move of a log told two ways (``Family.describe_move``): ``text`` in words for
+    people, without the player (``a city cap with a road at (0,1), turned 90° · knight in the
+    city to the north``), and ``codes`` in the log's own codes, for a tooltip (``W (0,1) 90°
+    follower N``)."""
+
+    text: str
+    codes: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +299,20 @@ class Family(ABC):
     def move_surely_valid(self, raw: Any) -> bool:
         """A fast check that accepts only moves the schema accepts (see ``record``)."""
         return False
+
+    def describe_move(self, move: Any, events: Sequence[Event] | None,
+                      state: GameState) -> MoveText:
+        """``move`` told for people and in codes: one entry of the viewer's move list.
+
+        ``events`` are what the move did (maybe nothing), or None for an illegal move, which
+        is told all the same, from the move alone. ``state`` is a position of the same game:
+        for an illegal move, the one it was tried in (so ``state.current_player`` tried it);
+        for a legal one it may be any later position, so only what a whole game keeps (its
+        configuration, seats and material) may be read from it.
+
+        By default the move is told as the object the log records."""
+        codes = json.dumps(self.encode_move(move), ensure_ascii=False, separators=(", ", ": "))
+        return MoveText(codes, codes)
 
     @abstractmethod
     def play_random(self, state: GameState, pick: Any) -> Any:

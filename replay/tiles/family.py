@@ -9,10 +9,10 @@ from typing import Any, ClassVar
 
 from ..core.errors import LogFormatError, TileSetError
 from ..core.events import Event
-from ..core.family import Family, GameConfig, GameState, Player
+from ..core.family import Family, GameConfig, GameState, MoveText, Player
 from ..core.header_check import text
 from ..core.json_input import scores_surely_valid
-from . import drawing
+from . import drawing, words
 from .moves import TileMove, placement_surely_valid
 from .tileset import TileSet, builtin_tileset, combine
 
@@ -93,6 +93,11 @@ class TileFamily(Family):
         if type(raw) is not dict or not self.move_fields.issuperset(raw) or "discard" in raw:
             return False
         return scores_surely_valid(raw) and placement_surely_valid(raw, self.figure_kinds)
+
+    def describe_move(self, move: Any, events: Sequence[Event] | None,
+                      state: GameState) -> MoveText:
+        """The tile in words, where it went, its figure (``words.describe_move``)."""
+        return words.describe_move(move, events, state)
 
     def refuse_foreign_fields(self, raw: Mapping[str, Any], path: str) -> None:
         """A move field the schema knows but this game does not play."""

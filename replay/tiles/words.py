@@ -1,5 +1,6 @@
 """Words for people: a tile type described (``a city cap with a road curve``), a location on a
-tile (``to the north-west``) and a figure put somewhere (``a knight in the city to the north``).
+tile (``to the north-west``), a figure put somewhere (``a knight in the city to the north``)
+and a whole move (``describe_move``: an entry of the viewer's move list).
 
 The codes (tile ids such as ``W`` or ``HG-37``, half-side locations such as ``NL``) stay in
 the JSON of the events and in tooltips; what a person reads is built here.
@@ -7,9 +8,15 @@ the JSON of the events and in tooltips; what a person reads is built here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..core.family import MoveText
 
 if TYPE_CHECKING:
+    from ..core.events import Event
+    from ..core.family import GameState
+    from .events import FigurePlaced
     from .tileset import Segment
 
 # A half side (or a side) of a tile, as the direction it lies in from the tile's centre. "NL"
@@ -187,3 +194,89 @@ def _hg_parts(by_type: dict[str, list[Segment]]) -> list[str]:
         else:
             parts.insert(0, word)
     return parts
+
+
+# --------------------------------------------------------------------------- moves
+
+def describe_move(move: Any, events: Sequence[Event] | None, state: GameState) -> MoveText:
+    """A tile move told for people and in codes (``Family.describe_move``): the tile in words
+    with where it went and how it was turned, then the figure put on it, then the bonus tile of
+    a Hunters & Gatherers turn with its figure (``a city cap with a road at (0,1), turned 90° ·
+    knight in the city to the north``); in codes ``W (0,1) 90° follower N``. An illegal move
+    (``events`` None) is told from the move, its tile from the move or else the tile ``state``
+    (where it was tried) has drawn."""
+    from .events import Discard, FigurePlaced, Place
+
+    tried = move if events is None else None  # an illegal move: what it tried
+    events = events or ()
+
+    tiles: dict[str, Any] = getattr(state, "tiles_by_id", {})
+    land: Place | None = None
+    figure: FigurePlaced | None = None
+    bonus_words: list[str] = []
+    bonus_codes: list[str] = []
+    in_bonus = False
+    for e in events:
+        if isinstance(e, Place):
+            if e.bonus:
+                in_bonus = True
+                turned = f", turned {e.rotation}°" if e.rotation else ""
+                bonus_words.append(f"bonus tile: {e.words or 'a tile'} at ({e.x},{e.y})"
+                                   f"{turned}")
+                bonus_codes.append(f"bonus {e.tile} ({e.x},{e.y}) {e.rotation}°")
+            elif land is None:
+                land = e
+        elif isinstance(e, FigurePlaced):
+            if in_bonus:
+                bonus_words.append(_figure_text(e, None) or "")
+                bonus_codes.append(_figure_code(e, None) or "")
+            elif figure is None:
+                figure = e
+        elif isinstance(e, Discard) and e.rule == "HG7":
+            bonus_words.append(f"bonus tile {e.words or ''} fits nowhere and is discarded")
+            bonus_codes.append(f"bonus {e.tile} discarded")
+    tile_id: str | None = getattr(move, "tile", None)
+    if land is not None:
+        tile_id, words = land.tile, land.words or None
+    else:
+        if tile_id is None and tried is not None:
+            tile_id = state.status().get("next_tile")
+        found = tiles.get(tile_id) if tile_id else None
+        words = (str(found.words) if found is not None
+                 else f"tile {tile_id}" if tile_id else None)
+    x, y, rotation = (getattr(move, k, 0) for k in ("x", "y", "rotation"))
+    if getattr(move, "discard", False):
+        head = f"discards {words or 'a tile'}"
+    else:
+        turned = f", turned {rotation}°" if rotation else ""
+        head = f"{words or 'a tile'} at ({x},{y}){turned}"
+    extra = "; ".join(w for w in (_figure_text(figure, tried),
+                                  ", ".join(bonus_words)) if w)
+    text = head + (f" · {extra}" if extra else "")
+    tile_code = ""
+    if tile_id is not None:
+        tile_code = (f"discard {tile_id}" if getattr(move, "discard", False)
+                     else f"{tile_id} ({x},{y}) {rotation}°")
+    codes = " ".join(c for c in (tile_code, _figure_code(figure, tried),
+                                 " ".join(c for c in bonus_codes if c)) if c)
+    return MoveText(text, codes)
+
+
+def _figure_text(event: FigurePlaced | None, move: Any) -> str | None:
+    """The figure of a move in words: ``knight in the city to the north-west`` (from its
+    event; from the move's choice when it was not played)."""
+    if event is not None:
+        return (f"{figure_words(event.kind, event.role)} "
+                f"{on_feature(event.feature, event.location, event.kind)}")
+    fig = getattr(move, "figure", None)
+    if fig is None:
+        return None
+    return f"{fig.kind.replace('-', ' ')} {where(fig.location)}"
+
+
+def _figure_code(event: FigurePlaced | None, move: Any) -> str | None:
+    """The figure of a move in the log's codes: ``follower NL``."""
+    if event is not None:
+        return f"{event.kind} {event.location}"
+    fig = getattr(move, "figure", None)
+    return None if fig is None else f"{fig.kind} {fig.location}"

@@ -1,9 +1,11 @@
-// The board of the viewer: zoom (wheel, pinch, + − 0 and the buttons) and pan (drag), kept
-// while stepping (the view is held in board units, so it stays on the same tiles); the last
-// tile brought back into view when a step puts it off-screen; a horizontal swipe on the fitted
-// board steps (touch). And the links between the explanations and the board: pointing at or
-// tapping a score line lights its feature in the scorer's colour and dims the others; tapping
-// a "+N" badge or a scored feature on the board lights its line and shows it in a caption.
+// The board of the viewer (the family's SVG, whatever the game): zoom (wheel, pinch, + − 0 and
+// the buttons) and pan (drag), kept while stepping (the view is held in board units, so it
+// stays on the same place); the last piece played (its "rect.last") brought back into view
+// when a step puts it off-screen; a horizontal swipe on the fitted board steps (touch). And
+// the links between the explanations and the board: pointing at or tapping a score line lights
+// what it scored (the board's "g.hl" with the same data-ev) in the scorer's colour and dims
+// the others; tapping a "+N" badge or a scored group on the board lights its line and shows it
+// in a caption.
 (function () {
   "use strict";
   const pane = document.getElementById("board-pane");
@@ -12,7 +14,7 @@
   const caption = document.getElementById("caption");
   let view = null; // null: fitted; else { cx, cy, s }: the centre in board units, px per unit
 
-  function svg() { return document.querySelector("#board svg.carcassonne-board"); }
+  function svg() { return document.querySelector("#board > svg"); }
 
   function frame() {
     const el = document.getElementById("board");

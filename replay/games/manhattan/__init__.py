@@ -13,7 +13,7 @@ from typing import Any
 
 from ...core.errors import LogFormatError
 from ...core.events import Event
-from ...core.family import Family, GameConfig, GameState, Player, register
+from ...core.family import Family, GameConfig, GameState, MoveText, Player, register
 from . import log
 from .material import COLOURS, Material
 from .state import Build, Choose, Discard, ManhattanState, Move
@@ -77,6 +77,13 @@ class Manhattan(Family):
 
     def header_surely_valid(self, data: Mapping[str, Any]) -> bool:
         return log.header_surely_valid(data)
+
+    def describe_move(self, move: Any, events: Sequence[Event] | None,
+                      state: GameState) -> MoveText:
+        """A move in words and in codes, for the viewer's move list (``words``)."""
+        from .words import describe_move
+
+        return describe_move(move, events, state)
 
     def play_random(self, state: GameState, pick: Any) -> Move:
         """A random legal move by the generator's policy (``policy``), played on ``state``."""
