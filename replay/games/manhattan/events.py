@@ -1,5 +1,6 @@
-"""The events Manhattan adds: pieces chosen (M4), a piece built (M5), the cards reshuffled
-(M3). Scores are the shared ``Score`` events (see ``scoring``)."""
+"""The events Manhattan adds: pieces chosen (M4), a piece built (M5), a card given up when no
+build is legal, the cards reshuffled (M3). Scores are the shared ``Score`` events (see
+``scoring``)."""
 
 from __future__ import annotations
 
@@ -83,6 +84,31 @@ class Built(NamedTuple):
 
     def explain(self, players: Sequence[Player]) -> str:
         return f"{person(players, self.player)} builds {self._what()} ({self.rule})"
+
+
+@event_kind
+class CardDiscarded(NamedTuple):
+    """A player with no legal build gave up a card (docs/rules.md, decision on M5)."""
+
+    player: int
+    card: int  # the lot as printed
+    rule: str = "M5"
+
+    @property
+    def type(self) -> str:
+        return "card-discard"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "card-discard", "player": self.player, "card": self.card,
+                "rule": self.rule}
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.player]} cannot build and discards card {self.card} [{self.rule}]"
+
+    def explain(self, players: Sequence[Player]) -> str:
+        return (f"{person(players, self.player)} cannot build anywhere with these cards and "
+                f"pieces, so discards card {self.card} ({lot_name(self.card)} as printed) and "
+                f"draws again ({self.rule})")
 
 
 @event_kind

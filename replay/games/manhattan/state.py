@@ -35,7 +35,7 @@ from ...core.events import Event, GameEnd
 from ...core.family import Family, GameConfig, GameState
 from . import scoring
 from .deck import Deck, card_text
-from .events import Built, PiecesChosen, pieces_text
+from .events import Built, CardDiscarded, PiecesChosen, pieces_text
 from .material import (
     CITIES,
     COLOURS,
@@ -423,6 +423,8 @@ class ManhattanState(GameState):
                 self.phase, self.turn = "build", 0
         else:  # a discard (M5): the card goes, a card comes, the same player plays again
             self.deck.play(seat, move.card)
+            if explain:
+                events.append(CardDiscarded(seat, move.card))
             events += self.deck.draw(seat, move.draw if self.deck.seed is None else None,
                                      explain)
         self.moves_played += 1
