@@ -46,11 +46,10 @@ class Deck:
         self.names = tuple(names)
         size = material.hand_size
         n = len(names)
-        cards = material.deck()
         if seed is not None:
-            cards = list(_shuffled(seed, tuple(cards)))
-            self.hands = [cards[s * size:(s + 1) * size] for s in range(n)]
-            self.pile = cards[n * size:]
+            hands, pile, start_hash = _seeded_start(seed, material.cards_per_lot, size, n)
+            self.hands = [list(h) for h in hands]
+            self.pile = list(pile)
             for s, hand in enumerate(deal or ()):
                 if sorted(hand) != sorted(self.hands[s]):
                     raise IllegalMove("M3", f"{names[s]}'s hand is given as {sorted(hand)}, "
@@ -74,12 +73,10 @@ class Deck:
                         raise IllegalMove("M3", f"the deal holds more {card_text(card)} "
                                           f"than the {material.cards_per_lot[card]} of the deck")
             self.pile = [lot for lot in range(LOTS) for _ in range(left[lot])]
+            start_hash = _hands_hash(self.hands)
         self.played: list[int] = []
         self.reshuffles = 0
-        self.hash = hashing.item("m-reshuffles", 0)
-        for s, hand in enumerate(self.hands):
-            for k, card in enumerate(hand):
-                self.hash ^= _hand_item(s, card, hand[:k].count(card))
+        self.hash = start_hash
         self._played_hash = 0
         self._memo: tuple[tuple[int, tuple[int, ...]], list[int]] | None = None
 
@@ -223,12 +220,24 @@ def _played_row(index: int) -> list[int]:
     return row
 
 
+def _hands_hash(hands: Sequence[Sequence[int]]) -> int:
+    """The hash items of the hands, and of no reshuffle yet."""
+    h = hashing.item("m-reshuffles", 0)
+    for s, hand in enumerate(hands):
+        for k, card in enumerate(hand):
+            h ^= _hand_item(s, card, list(hand[:k]).count(card))
+    return h
+
+
 @lru_cache(maxsize=256)
-def _shuffled(seed: str, cards: tuple[int, ...]) -> tuple[int, ...]:
-    """The seeded deck (kept: a log's header is checked, then its game set up)."""
-    deck = list(cards)
+def _seeded_start(seed: str, cards_per_lot: tuple[int, ...], size: int, players: int) -> tuple[
+        tuple[tuple[int, ...], ...], tuple[int, ...], int]:
+    """The seeded deal: hands, pile and their hash (kept: a log's header is checked, then
+    its game set up, with the same seed)."""
+    deck = [lot for lot in range(LOTS) for _ in range(cards_per_lot[lot])]
     SeededStream(seed, "manhattan-deck").shuffle(deck)
-    return tuple(deck)
+    hands = tuple(tuple(deck[s * size:(s + 1) * size]) for s in range(players))
+    return hands, tuple(deck[players * size:]), _hands_hash(hands)
 
 
 def _cards(cards: Sequence[int]) -> str:

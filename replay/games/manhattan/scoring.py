@@ -47,40 +47,43 @@ def _strengths(by_colour: Mapping[str, int], seat_of: Mapping[str, int]) -> tupl
 def score_round(board: Board, colours: Sequence[str], seat_of: Mapping[str, int],
                 phase: str, explain: bool = True) -> tuple[list[Score], dict[str, int]]:
     """The events of one round's scoring and the points each colour makes (M6, M10); with
-    ``explain`` False only the points (the verifier's fast path: same arithmetic, no text)."""
-    events: list[Score] = []
+    ``explain`` False only the points (the verifier's fast path: the same sums, no text)."""
     points = dict.fromkeys(colours, 0)
-    built: list[tuple[tuple[int, int], Stack, int, str]] = []  # key, stack, height, owner
-    for key in sorted(board):
-        stack = board[key]
+    heights: dict[tuple[int, int], int] = {}
+    per_city: list[dict[str, int]] = [{} for _ in CITIES]
+    for key, stack in board.items():
         if stack:
             total = 0
             for _, s in stack:
                 total += s
-            built.append((key, stack, total, stack[-1][0]))
-    if not built:
-        return events, points
-    # (1) the tallest building
-    top = max(b[2] for b in built)
-    tallest = [b for b in built if b[2] == top]
+            heights[key] = total
+            who = stack[-1][0]
+            count = per_city[key[0]]
+            count[who] = count.get(who, 0) + 1
+    if not heights:
+        return [], points
+    # (1) the tallest building: nobody scores a tie (M10)
+    top = max(heights.values())
+    tallest = sorted(key for key, h in heights.items() if h == top)
     if len(tallest) == 1:
-        points[tallest[0][3]] += TALLEST
-    # (2) the majority in each city; (3) every building
-    per_city: list[dict[str, int]] = [{} for _ in CITIES]
-    for (city, _), _, _, who in built:
-        count = per_city[city]
-        count[who] = count.get(who, 0) + 1
-        points[who] += BUILDING
+        points[board[tallest[0]][-1][0]] += TALLEST
+    # (2) the majority in each city: nobody scores a tie (M10); (3) every building
     leaders_of: list[list[str]] = []
     for count in per_city:
-        most = max(count.values(), default=0)
-        leaders = [c for c in colours if count.get(c) == most] if count else []
+        leaders: list[str] = []
+        if count:
+            most = max(count.values())
+            leaders = [c for c in colours if count.get(c) == most]
+            if len(leaders) == 1:
+                points[leaders[0]] += MAJORITY
+            for who, n in count.items():
+                points[who] += BUILDING * n
         leaders_of.append(leaders)
-        if len(leaders) == 1:
-            points[leaders[0]] += MAJORITY
-    if explain:
-        events = _explained(built, tallest, top, per_city, leaders_of, colours, seat_of, phase)
-    return events, points
+    if not explain:
+        return [], points
+    built = [(key, board[key], heights[key], board[key][-1][0]) for key in sorted(heights)]
+    return _explained(built, [b for b in built if b[2] == top], top, per_city, leaders_of,
+                      colours, seat_of, phase), points
 
 
 def _explained(built: list[tuple[tuple[int, int], Stack, int, str]],

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from functools import lru_cache
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
@@ -86,6 +87,17 @@ class Discard:
 Move = Choose | Build | Discard
 # Moves are values: never change one. They are not frozen because a frozen dataclass costs
 # three times as much to build, and a replay builds one per move of the log.
+
+
+@lru_cache(maxsize=64)
+def _start_hash(colours: tuple[str, ...], pieces: tuple[tuple[int, int], ...]) -> int:
+    """The supply and score items of a game before its first move."""
+    h = 0
+    for colour in colours:
+        h ^= _item("m-score", colour, 0)
+        for height, count in pieces:
+            h ^= _item("m-supply", colour, height, count)
+    return h
 
 
 def may_build(stack: list[tuple[str, int]], colour: str, storeys: int) -> bool:
@@ -152,7 +164,7 @@ class ManhattanState(GameState):
         self.finished = False
         self.moves_played = 0
         self.setup_events: list[Event] = []
-        self._hash = self._board_hash()
+        self._hash = _start_hash(self.colours, tuple(self.material.pieces.items()))
         self._turn_item = self._turn_hash()
         self._rehash()
 
