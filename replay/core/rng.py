@@ -53,9 +53,24 @@ class SeededStream:
                 return w % n
 
     def shuffle(self, items: MutableSequence[T]) -> None:
+        # ``below(i + 1)`` for each i, written out (the same words, the same result): a
+        # shuffle is most of the cost of setting up a game
+        words = self._words
+        key, pack, sha256 = self._key, struct.pack, hashlib.sha256
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _TWO64 - (_TWO64 % n)
+            while True:
+                if not words:
+                    digest = sha256(key + pack(">Q", self._block)).digest()
+                    self._block += 1
+                    words = list(reversed(struct.unpack(">4Q", digest)))
+                w = words.pop()
+                if w < limit:
+                    break
+            j = w % n
             items[i], items[j] = items[j], items[i]
+        self._words = words
 
 
 def seed_text(seed: int | str) -> str:

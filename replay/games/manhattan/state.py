@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from functools import lru_cache
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar, Self
 
 from ...core import hashing
@@ -326,28 +326,33 @@ class ManhattanState(GameState):
                               f"{self.config.players[seat].name} ({' and '.join(mine)})")
         return colour
 
-    def _check_choose(self, seat: int, move: Choose) -> None:
+    def _check_choose(self, seat: int, move: Choose) -> dict[tuple[str, int], int]:
+        """M1, M2, M4 for a choice of pieces; how many it takes of each colour and height."""
         name = self.config.players[seat].name
         mine = self.colours_of[seat]
         if self.phase != "choose":
             raise IllegalMove("M4", f"{name} must build now: pieces are chosen at the "
                               "start of a round")
+        counts: dict[tuple[str, int], int] = {}
+        per_colour = dict.fromkeys(mine, 0)
         for colour, h in move.pieces:
             if colour not in mine:
                 raise IllegalMove("M2", f"{colour} is not a colour of {name} "
                                   f"({' and '.join(mine)})")
             if h not in HEIGHTS:
                 raise IllegalMove("M1", f"there is no {h}-storey piece (1 to 4)")
-        for colour in mine:
-            taken = [h for c, h in move.pieces if c == colour]
-            if len(taken) != self.per_round:
-                what = "too many" if len(taken) > self.per_round else "too few"
-                raise IllegalMove("M4", f"{name} takes {len(taken)} {colour} pieces, "
+            counts[colour, h] = counts.get((colour, h), 0) + 1
+            per_colour[colour] += 1
+        for colour, taken in per_colour.items():
+            if taken != self.per_round:
+                what = "too many" if taken > self.per_round else "too few"
+                raise IllegalMove("M4", f"{name} takes {taken} {colour} pieces, "
                                   f"{what}: each round takes {self.per_round}")
-            for h in HEIGHTS:
-                if taken.count(h) > self.supply[colour][h]:
-                    raise IllegalMove("M4", f"{name} takes {taken.count(h)} {colour} "
-                                      f"{h}-storey pieces; {self.supply[colour][h]} left")
+        for (colour, h), n in counts.items():
+            if n > self.supply[colour][h]:
+                raise IllegalMove("M4", f"{name} takes {n} {colour} {h}-storey pieces; "
+                                  f"{self.supply[colour][h]} left")
+        return counts
 
     def _chosen_list(self, colour: str) -> list[tuple[str, int]]:
         return [(colour, h) for h in HEIGHTS for _ in range(self.chosen[colour][h])]
@@ -414,26 +419,31 @@ class ManhattanState(GameState):
 
     def _apply_other(self, move: Any, explain: bool) -> list[Event]:
         """A choice, a discard, or a move the checks refuse."""
-        self.check(move)
         seat = (self.first + self.turn) % len(self.scores)
         events: list[Event] = []
-        if type(move) is Choose:
+        if type(move) is Choose and self.phase == "choose":
+            try:
+                counts = self._check_choose(seat, move)
+            except IllegalMove as exc:
+                self._annotate(exc)
+                raise
             h = self._hash
-            colours = self.colours
-            pieces = tuple(sorted(move.pieces, key=lambda p: (colours.index(p[0]), p[1])))
-            for colour, s in pieces:
+            for (colour, s), n in counts.items():
                 supply = self.supply[colour]
-                h ^= _item("m-supply", colour, s, supply[s])
-                supply[s] -= 1
-                h ^= _item("m-supply", colour, s, supply[s])
-                self.chosen[colour][s] += 1
+                h ^= (_item("m-supply", colour, s, supply[s])
+                      ^ _item("m-supply", colour, s, supply[s] - n))
+                supply[s] -= n
+                self.chosen[colour][s] += n
             self._hash = h
             if explain:
-                events.append(PiecesChosen(seat, self.round, pieces))
+                colours = self.colours
+                events.append(PiecesChosen(seat, self.round, tuple(sorted(
+                    move.pieces, key=lambda p: (colours.index(p[0]), p[1])))))
             self.turn += 1
             if self.turn == len(self.scores):
                 self.phase, self.turn = "build", 0
         else:  # a discard (M5): the card goes, a card comes, the same player plays again
+            self.check(move)
             self.deck.play(seat, move.card)
             if explain:
                 events.append(CardDiscarded(seat, move.card))
