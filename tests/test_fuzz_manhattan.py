@@ -673,18 +673,22 @@ class ManhattanMachine(RuleBasedStateMachine):
         seconds = None
         if players == 2 and data.draw(st.booleans(), label="second colours given"):
             seconds = tuple(data.draw(st.permutations(("red", "green")), label="seconds"))
-        material = data.draw(materials(players), label="material")
+        # one game in eight crowds the board: a hand of one card, empty lots first, no
+        # take-over; so a player may find no legal build (a discard, M5), rare otherwise
+        crowd = data.draw(st.integers(0, 7), label="crowd") == 0
+        material = Material(hand_size=1) if crowd else data.draw(materials(players),
+                                                                  label="material")
         order = None
         if table:
             order = tuple(data.draw(st.permutations(deck_of(material or Material())),
                                     label="deal"))
         self.setup = Setup(players, seed, sides, seconds, material, order)
-        self.spread = data.draw(st.integers(0, 100), label="empty lot %")
-        self.takeover = data.draw(st.integers(0, 100), label="take-over %")
+        self.spread = 90 if crowd else data.draw(st.integers(0, 100), label="empty lot %")
+        self.takeover = 0 if crowd else data.draw(st.integers(0, 100), label="take-over %")
         self.checker = Checker(new_game(self.setup.config()))
         event(self.setup.label())
-        event("material: default" if material is None else
-              f"material: other, hand of {material.hand_size}")
+        event("crowded board (hand of 1)" if crowd else "material: default"
+              if material is None else f"material: other, hand of {material.hand_size}")
         if sides is not None:
             event("sides given")
 
