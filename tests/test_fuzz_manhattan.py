@@ -445,11 +445,12 @@ class Checker:
         for e, (_, _, points, colour) in zip(scores, expected, strict=True):
             assert e.phase == ("final" if last else "play")
             assert e.rule == ("M10" if colour is None else "M6"), e
+            for seat in e.winners:  # the scores are the sum of the score events
+                self.tally[seat] += e.points
             if colour is None:
                 self.seen[f"tied {e.feature} (M10)"] += 1
-                continue
-            self.tally[self.seat_of[colour]] += points
-            self.colour_tally[colour] += points
+            else:
+                self.colour_tally[colour] += points
         if self.n == 2 and any(colour is None and self.tied_within_a_seat(what, city)
                                for what, city, _, colour in expected):
             self.seen["a two-player seat's colours tie with each other (M7)"] += 1
