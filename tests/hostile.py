@@ -6,9 +6,11 @@ Two families of input, both as the bytes a client would send:
   characters, very long ones; odd numbers: floats, huge integers) and raw text that is hardly
   JSON at all (random bytes, truncated or deeply nested documents, duplicate keys, NaN);
 * ``mutated_logs``: a real log of every family and expansion mix (a random legal game cut to
-  its first moves), with one to three mutations at a random JSON path (a value replaced by a
-  hostile one, a key removed or added, a number nudged or written as a float, a move
-  duplicated) and sometimes a mutation of the text itself;
+  its first moves; Manhattan also with two players and as a table game without a seed), with
+  one to three mutations at a random JSON path (a value replaced by a hostile one, a key
+  removed or added, a number nudged or written as a float, a move duplicated, a Manhattan
+  field given a near-miss value: ``manhattan_field``) and sometimes a mutation of the text
+  itself;
 * ``mutated_foreign``: the JCloisterZone saves and Board Game Arena logs of the fixtures, with
   the same mutations (replay messages duplicated, dropped, swapped).
 
@@ -97,12 +99,18 @@ def hostile_documents(draw: st.DrawFn) -> bytes:
 
 @cache
 def base_logs() -> list[tuple[str, dict[str, Any]]]:
-    """A random legal game of every family and expansion mix (label, log)."""
+    """A random legal game of every family and expansion mix (label, log); Manhattan also with
+    two players (two colours each, M7) and as a table game (no seed: the deal and every draw
+    are in the log, M3)."""
     out: list[tuple[str, dict[str, Any]]] = []
     for fam in families():
         for mix in fam.mixes():
             label = "+".join((fam.name, *mix))
             out.append((label, generate_log(fam.name, 2 + len(out) % 3, 40 + len(out), mix)))
+    out.append(("manhattan, 2 players", generate_log("manhattan", 2, 46)))
+    table = generate_log("manhattan", 3, 47)
+    del table["seed"]
+    out.append(("manhattan, table", table))
     return out
 
 
@@ -144,7 +152,39 @@ def mutated_foreign(draw: st.DrawFn) -> bytes:
 
 
 MUTATIONS = ["replace", "delete", "add key", "nudge", "float", "wrap", "duplicate move",
-             "drop move", "swap moves"]
+             "drop move", "swap moves", "manhattan field"]
+
+# Manhattan's fields (docs/log-format.md), with values near the legal ones: most pass the
+# schema and reach the engine
+_CARDS = [-1, 0, 4, 8, 9, 1000, 1001, 2**63, 1.0, "4", None, True]
+_COLOURS = ["blue", "black", "red", "green", "yellow", "grey", "Blue", "", None, 1]
+_CITIES = ["Manhattan", "Frankfurt", "Sydney", "Hong Kong", "São Paulo", "Cairo", "Paris",
+           "manhattan", "Sao Paulo", "", "\ud800", 4, None]
+MANHATTAN_MOVE_FIELDS = ["card", "city", "storeys", "colour", "draw", "discard", "choose"]
+MANHATTAN_HEADER_FIELDS = ["deal", "material", "side", "second_colour", "seed"]
+
+
+@cache
+def manhattan_values(field: str) -> st.SearchStrategy[Any]:
+    """Near-miss values of one Manhattan field (or an arbitrary JSON value)."""
+    heights = st.lists(st.one_of(st.integers(-1, 6), st.sampled_from([1.0, "2", None])),
+                       max_size=8)
+    near: dict[str, st.SearchStrategy[Any]] = {
+        "card": st.sampled_from(_CARDS), "draw": st.sampled_from(_CARDS),
+        "discard": st.sampled_from(_CARDS),
+        "city": st.sampled_from(_CITIES), "colour": st.sampled_from(_COLOURS),
+        "second_colour": st.sampled_from(_COLOURS),
+        "storeys": st.one_of(st.integers(-1, 6), st.sampled_from([1.0, "2", None, 2**63])),
+        "choose": st.dictionaries(st.sampled_from(_COLOURS[:7]), heights, max_size=3),
+        "side": st.sampled_from(["south", "west", "north", "east", "up", "", None]),
+        "deal": st.lists(st.lists(st.integers(-1, 10), max_size=6), max_size=7),
+        "material": st.fixed_dictionaries({}, optional={
+            "cards_per_lot": st.lists(st.integers(-1, 21), min_size=8, max_size=10),
+            "pieces": st.lists(st.integers(-1, 49), min_size=3, max_size=5),
+            "hand_size": st.integers(-1, 9)}),
+        "seed": st.sampled_from([None, 0, "", "x" * 129, 2**53]),
+    }
+    return st.one_of(near[field], near[field], json_values(4))  # near values twice as often
 
 
 @st.composite
@@ -189,6 +229,9 @@ def _mutate(draw: st.DrawFn, log: dict[str, Any]) -> None:
             moves[i], moves[j] = moves[j], moves[i]
         event(f"mutation: {kind}")
         return
+    if kind == "manhattan field":
+        _manhattan_field(draw, log, moves)
+        return
     path = draw(st.sampled_from(_paths(log)))
     if not path:
         return
@@ -204,7 +247,9 @@ def _mutate(draw: st.DrawFn, log: dict[str, Any]) -> None:
         target = old if isinstance(old, dict) else parent if isinstance(parent, dict) else None
         if target is not None:
             target[draw(st.sampled_from(["x", "bonus", "flock", "tokens", "hidden", "discard",
-                                         "figure", "scores", "extra", "\ud800"]))] = draw(
+                                         "figure", "scores", "extra", "\ud800", "choose",
+                                         "card", "city", "storeys", "colour", "draw", "deal",
+                                         "side", "second_colour", "material"]))] = draw(
                 json_values(4))
     elif kind == "nudge" and type(old) is int:
         parent[key] = old + draw(st.sampled_from([-1, 1, 90, -1000, 10**6]))
@@ -212,3 +257,26 @@ def _mutate(draw: st.DrawFn, log: dict[str, Any]) -> None:
         parent[key] = float(old)
     elif kind == "wrap":
         parent[key] = [old]
+
+
+def _manhattan_field(draw: st.DrawFn, log: dict[str, Any], moves: list[Any]) -> None:
+    """Set, add or remove one Manhattan field (``MANHATTAN_MOVE_FIELDS`` on a move,
+    ``MANHATTAN_HEADER_FIELDS`` in the header or on a player) with a near-miss value."""
+    where = draw(st.sampled_from(["move", "header"])) if moves else "header"
+    fields = MANHATTAN_MOVE_FIELDS if where == "move" else MANHATTAN_HEADER_FIELDS
+    field = draw(st.sampled_from(fields))
+    target: Any = log
+    if where == "move":
+        target = moves[draw(st.integers(0, len(moves) - 1))]
+    elif field in ("side", "second_colour"):
+        players = log.get("players")
+        if not (isinstance(players, list) and players):
+            return
+        target = players[draw(st.integers(0, len(players) - 1))]
+    if not isinstance(target, dict):
+        return
+    event(f"mutation: manhattan field {field} ({log.get('game')})")
+    if field in target and draw(st.integers(0, 4)) == 0:
+        del target[field]
+    else:
+        target[field] = draw(manhattan_values(field))

@@ -29,6 +29,7 @@ from replay.generate import dumps, generate_log
 from .support import FIXTURES, ROOT
 
 JOBS = 2
+MANHATTAN_BROKEN = ("mh-takeover-too-few-storeys.json", "mh-deal-not-seeded.json")
 TIMINGS = ("seconds", "games_per_second")
 
 
@@ -42,6 +43,8 @@ def _logs() -> dict[str, bytes]:
                 generate_log(fam.name, players, k + 1, mix)).encode()
     for p in sorted((FIXTURES / "invalid").glob("*.json"))[:14]:
         files[f"invalid/{p.name}"] = p.read_bytes()
+    for name in MANHATTAN_BROKEN:  # Manhattan's verdicts too (the first 14 are tile games)
+        files[f"invalid/{name}"] = (FIXTURES / "invalid" / name).read_bytes()
     for p in sorted((FIXTURES / "import").rglob("*")):
         if p.suffix in (".jcz", ".json") and p.name != "expected.json":
             files[f"foreign/{p.name}"] = p.read_bytes()
@@ -101,6 +104,9 @@ def test_directory_gives_the_verdicts_of_verify(corpus: dict[str, Any]) -> None:
     assert s["games"] == len(names)
     assert s["valid"] + s["unfinished"] + s["illegal"] + s["unreadable"] == len(names)
     assert sum(s["illegal_by_rule"].values()) == s["illegal"]
+    assert {"M3", "M5"} <= set(s["illegal_by_rule"])  # Manhattan's broken logs
+    generated = [o for o in objs[:-1] if "/gen/manhattan-" in o["file"]]
+    assert generated and all(o["valid"] for o in generated)
 
 
 @pytest.mark.parametrize("archive", ["corpus.zip", "corpus.tar.gz"])

@@ -138,3 +138,48 @@ def test_http_survives_mutated_logs(app: Flask, batch: list[bytes], store: bool,
     client = app.test_client()
     for k, data in enumerate(batch):
         check_http(client, data, store, look=look == 0 and k == 0)
+
+
+# ---------------------------------------------------------------------------- found by the drill
+
+def _manhattan_log(count: int = 4, seed: int = 3, **changes: Any) -> dict[str, Any]:
+    from replay.generate import generate_log
+
+    log = generate_log("manhattan", count, seed)
+    log.update(changes)
+    return log
+
+
+def test_cli_a_manhattan_log_of_five_players_without_colours_is_a_verdict() -> None:
+    """ENGINE BUG found by the Manhattan drill (``hostile_documents``-style header): a
+    Manhattan log whose five or six players name no colour made ``python -m replay verify``
+    exit 3 ("internal error (StopIteration)"): ``replay.core.record.parse`` picks each
+    missing colour with ``next(...)`` among the family's colours, and Manhattan has only
+    four. The log must be refused with a verdict: M1 (2 to 4 players), as it is when the
+    players do name their colours."""
+    for n in (5, 6):
+        log = _manhattan_log(players=[{"name": f"P{i}"} for i in range(n)])
+        del log["deal"], log["claims"]
+        code, report = verify_cli(json.dumps(log).encode())
+        assert code == 1 and report["error"]["rule"] == "M1", report
+        assert f"{n} players" in report["error"]["message"]
+
+
+def test_http_stores_a_manhattan_log_and_shows_it(app: Flask) -> None:
+    """WEB BUG (seen by ``test_http_survives_mutated_logs``, which fails on it): POST
+    /api/games answers 500 for every Manhattan log, valid or not, seeded or table:
+    ``web.games.summarise`` reads ``move.tile`` of a Manhattan move (``AttributeError:
+    'Choose' object has no attribute 'tile'``). A stored Manhattan game must answer like any
+    other: 201, then its page."""
+    client = app.test_client()
+    table = _manhattan_log(3, 47)
+    del table["seed"]
+    broken = (Path(__file__).resolve().parent.parent / "fixtures" / "invalid"
+              / "mh-piece-not-chosen.json").read_bytes()
+    for data in (json.dumps(_manhattan_log()).encode(), json.dumps(table).encode(), broken):
+        response = client.post("/api/games", data=data, content_type="application/json")
+        assert response.status_code in (200, 201), response.data[:300]
+        game = client.get(f"/api/games/{response.get_json()['id']}")
+        assert game.status_code == 200
+        page = client.get(f"/games/{game.get_json()['id']}/moves/{game.get_json()['open_at']}")
+        assert page.status_code == 200, page.data[:300]

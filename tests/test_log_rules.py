@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,8 @@ MANIFEST: dict[str, dict[str, Any]] = json.loads((INVALID / "expected.json").rea
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
 def test_L3_broken_log_corpus(name: str) -> None:
-    """Every broken log stops at the expected place with the expected rule (or JSON path)."""
+    """Every broken log stops at the expected place with the expected rule (or JSON path), and
+    its message names what is involved (the words of the manifest's ``message``, if any)."""
     expect = MANIFEST[name]
     report = verify_file(INVALID / name)
     assert report.exit_code == expect["exit"]
@@ -40,6 +42,8 @@ def test_L3_broken_log_corpus(name: str) -> None:
     else:
         assert report.error["rule"] == expect["rule"]
         assert report.error["move"] == expect["move"]
+    for words in expect.get("message", []):
+        assert words in report.error["message"], (words, report.error["message"])
     line = report.line()
     assert "\n" not in line and "Traceback" not in line and name in line
 
@@ -68,6 +72,23 @@ def test_L3_corpus_covers_every_family() -> None:
     missing = sorted(f.name for f in families() if f.name not in covered)
     assert not missing, f"no broken log in fixtures/invalid/ for {missing}"
     assert len(families()) >= 2
+
+
+def test_L3_manhattan_corpus_covers_its_rules() -> None:
+    """Manhattan's broken logs break M1-M5, M7 and M8 (moves and header) and the schema of
+    its moves; each names in its message what is involved."""
+    manhattan = {name: e for name, e in MANIFEST.items()
+                 if _game_of(INVALID / name) == "manhattan"}
+    assert all(e.get("message") for e in manhattan.values())
+    rules = Counter(e.get("rule") for e in manhattan.values() if e["exit"] == 1)
+    assert set(rules) == {"M1", "M2", "M3", "M4", "M5", "M7", "M8"}
+    assert rules["M3"] >= 5 and rules["M4"] >= 3 and rules["M5"] >= 2
+    assert any(e["exit"] == 1 and e["move"] is None for e in manhattan.values())  # header
+    assert sum(e["exit"] == 2 for e in manhattan.values()) >= 2
+    for name in manhattan:  # cut right after the broken move
+        moves = load(INVALID / name)["moves"]
+        move = manhattan[name].get("move")
+        assert move is None or len(moves) == move + 1, name
 
 
 def test_L1_header_names_version_game_players_seed() -> None:

@@ -1,7 +1,9 @@
 """Whole-game properties (issue 6): generated logs validate against the schema; replay is
 deterministic (twice in one process, and under two ``PYTHONHASHSEED``s through the CLI: L4);
 serialise -> parse -> replay is the identity; mutation testing of the verifier (L3); and the
-fast move pre-check ``move_surely_valid`` never accepts a move the schema refuses.
+fast move pre-check ``move_surely_valid`` never accepts a move the schema refuses. Every family
+of the registry takes part (Manhattan's moves are mutated by their own fields, in seeded and
+table logs).
 
 Settings come from the profiles of ``tests/test_fuzz.py`` (``CARCASSONNE_FUZZ=heavy`` for many
 more examples).
@@ -28,6 +30,8 @@ from replay.core.playback import play_through
 from replay.core.record import decode, parse, schema_check
 from replay.core.schemas import validator
 from replay.core.verify import verify_data
+from replay.games.manhattan import ManhattanState
+from replay.games.manhattan.material import CITIES, COLOURS
 from replay.generate import dumps, generate_log
 from replay.tiles.moves import TileMove
 from replay.tiles.tileset import POSITIONS
@@ -45,8 +49,11 @@ from .test_fuzz import (
     new_game,
     options_for,
 )
+from .test_fuzz_manhattan import fingerprint as manhattan_fingerprint
 
 Options = tuple[tuple[str, Any], ...]  # a game's options as hashable items (for the cache)
+ALL_FAMILIES: list[Family] = [(f.name, mix) for f in families() for mix in f.mixes()]
+MANHATTAN: Family = ("manhattan", ())
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,9 +63,17 @@ def scaled(n: int) -> settings:
     return settings(FUZZ, max_examples=n * (20 if HEAVY else 1))
 
 
+def state_fingerprint(state: Any) -> tuple[Any, ...]:
+    """Everything of a state a move could change, whatever its family (the hash first)."""
+    if isinstance(state, ManhattanState):
+        return manhattan_fingerprint(state)[:1] + manhattan_fingerprint(state)[2:]
+    return fingerprint(state)
+
+
 @st.composite
-def game_specs(draw: st.DrawFn) -> tuple[Family, int, int | str, Options]:
-    fam = draw(st.sampled_from(FAMILIES), label="family")
+def game_specs(draw: st.DrawFn, among: tuple[Family, ...] = tuple(ALL_FAMILIES)
+               ) -> tuple[Family, int, int | str, Options]:
+    fam = draw(st.sampled_from(among), label="family")
     players = draw(st.integers(2, max_players(fam)), label="players")
     options = tuple(sorted(draw(options_for(fam), label="options").items()))
     return fam, players, draw(SEEDS, label="seed"), options
@@ -84,6 +99,8 @@ def generated(spec: tuple[Family, int, int | str, Options]) -> tuple[Any, list[s
 
 @scaled(15)
 @given(game_specs())
+@example((MANHATTAN, 2, 1, ()))
+@example((MANHATTAN, 4, "m", ()))
 def test_generated_logs_validate_against_the_schema_L1(spec: Any) -> None:
     log, _ = generated(spec)
     errors = list(validator("log").iter_errors(log))  # the full schema, no fast path
@@ -94,6 +111,8 @@ def test_generated_logs_validate_against_the_schema_L1(spec: Any) -> None:
 
 @scaled(15)
 @given(game_specs())
+@example((MANHATTAN, 2, 1, ()))
+@example((MANHATTAN, 3, "m", ()))
 def test_serialise_parse_replay_is_the_identity_L4(spec: Any) -> None:
     """dumps -> decode gives back the same JSON; parsing and replaying it twice gives the
     same events and hashes as the verifier, and the same final state as the generating game."""
@@ -107,7 +126,7 @@ def test_serialise_parse_replay_is_the_identity_L4(spec: Any) -> None:
     assert first.error is None and second.error is None
     assert first.hashes == second.hashes == hashes
     assert first.events == second.events
-    assert fingerprint(first.state) == fingerprint(second.state)  # type: ignore[arg-type]
+    assert state_fingerprint(first.state) == state_fingerprint(second.state)
     assert first.state.finished
     assert first.state.scores == [log["claims"]["final_scores"][p["name"]]
                                  for p in log["players"]]
@@ -130,7 +149,7 @@ def test_same_bytes_and_hashes_under_two_PYTHONHASHSEEDs_L4(tmp_path: Path) -> N
     """The CLI generates the same bytes, and the verifier the same per-move hashes, whatever
     Python's string hashing (so no hash-ordered container reaches a result: G2, L4)."""
     games = [(FAMILIES[0], 3, 7)] + [(f, 2 + k, 11 + k) for k, f in
-                                           enumerate(FAMILIES) if f[1]][:2]
+                                           enumerate(FAMILIES) if f[1]][:2] + [(MANHATTAN, 2, 31)]
     outputs: dict[int, tuple[list[str], list[Any], list[list[str]]]] = {}
     for hashseed in (1, 4242):
         texts, files = [], []
@@ -141,7 +160,7 @@ def test_same_bytes_and_hashes_under_two_PYTHONHASHSEEDs_L4(tmp_path: Path) -> N
                 args += ["--expansions", ",".join(expansions)]
             gen = _cli(args, hashseed)
             assert gen.returncode == 0, gen.stderr
-            path = tmp_path / f"{hashseed}-{seed}.json"
+            path = tmp_path / f"{hashseed}-{game}-{seed}.json"
             path.write_text(gen.stdout, encoding="utf-8")
             texts.append(gen.stdout)
             files.append(str(path))
@@ -168,11 +187,11 @@ KINDS = ("follower", "large-follower", "shepherd", "hut")
 
 def _state_at(log: Any, upto: int) -> tuple[Any, ...] | None:
     r = play_through(parse(log), upto=upto)
-    return None if r.error is not None else fingerprint(r.state)[1:]  # type: ignore[arg-type]
+    return None if r.error is not None else state_fingerprint(r.state)[1:]
 
 
 @scaled(60)
-@given(spec=game_specs(), data=st.data())
+@given(spec=game_specs(tuple(FAMILIES)), data=st.data())
 def test_verifier_rejects_a_mutated_move_never_earlier_L3(spec: Any, data: st.DataObject) -> None:
     """Change one field of one move of a valid log. The verifier must reject at that move or
     later, never earlier; if it accepts the move, the state hash after it differs from the
@@ -255,6 +274,102 @@ def _mutate(move: dict[str, Any], what: str, data: st.DataObject, log: Any) -> N
         move[what] += data.draw(st.sampled_from([-2, -1, 1, 2]), label="delta")
 
 
+MANHATTAN_MUTATIONS = ("card", "city", "storeys", "colour", "draw", "choose-height",
+                       "choose-order", "build-to-discard", "out-of-schema")
+
+
+def _manhattan_applies(what: str, move: dict[str, Any]) -> bool:
+    if what.startswith("choose-"):
+        return "choose" in move
+    if what == "colour":
+        return "colour" in move
+    if what == "draw":
+        return "draw" in move
+    return "card" in move
+
+
+@scaled(60)
+@given(spec=game_specs((MANHATTAN,)), table=st.booleans(), data=st.data())
+@example(spec=(MANHATTAN, 2, 5, ()), table=False, data=None)
+def test_verifier_rejects_a_mutated_manhattan_move_never_earlier_L3(
+        spec: Any, table: bool, data: Any) -> None:
+    """The mutation property for Manhattan: change one field of one move of a valid log
+    (seeded, or a table log: the same log without its seed, its deal and draws stated). The
+    verifier rejects at that move or later, never earlier; if it accepts the move, the state
+    hash after it differs exactly when the state does (the heights of a choice in another
+    order are the same choice: same state, same hash)."""
+    log, hashes = generated(spec)
+    if table:
+        del log["seed"]
+        original = json.loads(json.dumps(log))
+        assert verify_data(log).hashes == hashes  # a table log replays the seeded game
+    else:
+        original = _original(spec)
+    moves = log["moves"]
+    if data is None:  # the explicit example: a two-player build given the other's colour
+        what, i = "colour", next(k for k, m in enumerate(moves) if "colour" in m)
+        moves[i]["colour"] = "black" if moves[i]["colour"] in ("blue", "red") else "blue"
+    else:
+        what = data.draw(st.sampled_from(MANHATTAN_MUTATIONS), label="mutation")
+        fits = [k for k, m in enumerate(moves) if _manhattan_applies(what, m)]
+        if not fits:
+            what, fits = "card", [k for k, m in enumerate(moves) if "card" in m]
+        i = data.draw(st.sampled_from(fits), label="move")
+        _mutate_manhattan(moves[i], what, data)
+    event(f"mutation: {what}" + (" (table log)" if table else ""))
+    report = verify_data(log)
+    if not report.readable:
+        assert report.error is not None
+        path = report.error["path"]
+        assert path == f"/moves/{i}" or path.startswith(f"/moves/{i}/"), report.error
+        event("rejected by the schema at the mutated move")
+        return
+    played = len(report.hashes)
+    if report.error is not None and report.error["move"] is not None:
+        assert report.error["move"] >= i, f"rejected at move {report.error['move']} < {i}"
+        assert report.error["move"] == played
+    assert played >= i and report.hashes[:i] == hashes[:i], "an earlier move's hash changed"
+    if played == i:
+        assert report.error is not None and report.error["move"] == i
+        assert report.error["rule"] in {f"M{k}" for k in range(1, 11)}, report.error
+        event(f"rejected at the mutated move ({report.error['rule']})")
+        return
+    same_state = _state_at(log, i + 1) == _state_at(original, i + 1)
+    assert (report.hashes[i] == hashes[i]) == same_state, (
+        "the state hash after the mutated move must differ exactly when the state does")
+    event("mutated move legal, same state" if same_state else "mutated move legal, new state")
+
+
+def _mutate_manhattan(move: dict[str, Any], what: str, data: st.DataObject) -> None:
+    """Change one field of a Manhattan ``move`` in place."""
+    if what == "card":
+        move["card"] = data.draw(st.sampled_from([c for c in range(-1, 10) if c != move["card"]]))
+    elif what == "city":
+        move["city"] = data.draw(st.sampled_from([c for c in CITIES if c != move["city"]]))
+    elif what == "storeys":
+        move["storeys"] = data.draw(st.sampled_from([h for h in range(0, 6)
+                                                     if h != move["storeys"]]))
+    elif what == "colour":
+        move["colour"] = data.draw(st.sampled_from([c for c in COLOURS if c != move["colour"]]))
+    elif what == "draw":
+        move["draw"] = data.draw(st.sampled_from([c for c in range(-1, 10) if c != move["draw"]]))
+    elif what == "choose-height":
+        colour = data.draw(st.sampled_from(sorted(move["choose"])))
+        heights = move["choose"][colour]
+        k = data.draw(st.integers(0, len(heights) - 1))
+        heights[k] = data.draw(st.sampled_from([h for h in range(0, 6) if h != heights[k]]))
+    elif what == "choose-order":
+        for heights in move["choose"].values():
+            heights.reverse()
+    elif what == "build-to-discard":
+        card, draw = move["card"], move.get("draw")
+        move.clear()
+        move.update({"discard": card} if draw is None else {"discard": card, "draw": draw})
+    else:
+        field = data.draw(st.sampled_from(["card", "city", "storeys", "extra"]))
+        move[field] = {"card": 1001, "city": "", "storeys": "2", "extra": True}[field]
+
+
 def test_mutation_of_a_figure_name_to_the_same_segment_keeps_the_hash_L4() -> None:
     """The other side of the mutation property, made certain: naming the same segment by
     another of its half-sides is the same move (same state, same hash)."""
@@ -324,16 +439,53 @@ _VALID_ISH = st.fixed_dictionaries(
 _HEADER = {"format": "carcassonne-replay/log", "version": 1,
            "players": [{"name": "Ada"}, {"name": "Ben"}], "seed": 1}
 GAMES = [f.name for f in families()]
+# Manhattan's moves (choices, builds, discards): near the schema's edges, and valid ones
+_MH_INT = st.one_of(st.integers(-1001, 1001), st.sampled_from([True, False, 1.0, 2**63]), _JSON)
+_MH_HEIGHTS = st.one_of(st.lists(_MH_INT, max_size=25), _JSON)
+_MH_LIKE = st.fixed_dictionaries({}, optional={
+    "choose": st.one_of(st.dictionaries(st.text(max_size=34), _MH_HEIGHTS, max_size=3), _JSON),
+    "card": _MH_INT, "city": _TEXT, "storeys": _MH_INT, "colour": _TEXT, "draw": _MH_INT,
+    "discard": _MH_INT, "scores": _SCORES, "unknown": _JSON})
+_MH_VALID_ISH = st.one_of(
+    st.fixed_dictionaries({"card": st.integers(-1000, 1000),
+                           "city": st.text(min_size=1, max_size=32),
+                           "storeys": st.integers(-1000, 1000)},
+                          optional={"colour": st.text(min_size=1, max_size=32),
+                                    "draw": st.integers(-1000, 1000),
+                                    "scores": st.dictionaries(st.text(max_size=8),
+                                                              st.integers(0, 100000),
+                                                              max_size=6)}),
+    st.fixed_dictionaries({"choose": st.dictionaries(
+        st.text(min_size=1, max_size=32), st.lists(st.integers(-1000, 1000), min_size=1,
+                                                   max_size=24), min_size=1, max_size=2)}),
+    st.fixed_dictionaries({"discard": st.integers(-1000, 1000)},
+                          optional={"draw": st.integers(-1000, 1000)}))
 
 
 @scaled(300)
-@given(st.sampled_from(GAMES), st.one_of(_VALID_ISH, _MOVE_LIKE, _JSON))
+@given(st.sampled_from(GAMES), st.one_of(_VALID_ISH, _MOVE_LIKE, _JSON, _MH_VALID_ISH, _MH_LIKE))
 @example("base", {"x": 0, "y": 1, "rotation": 90, "tile": "A", "figure": {"at": "N"}})
 @example("base", {"x": True, "y": 1, "rotation": 90})
 @example("base", {"x": 0, "y": 1, "rotation": False})
 @example("base", {"x": 0, "y": 1, "rotation": 0, "figure": {"at": "N", "kind": "follower"}})
 @example("hunters-gatherers", {"x": 0, "y": 1, "rotation": 0,
                                "bonus": {"x": 0, "y": 2, "rotation": 0, "tile": "HG-80"}})
+@example("manhattan", {"card": 4, "city": "Cairo", "storeys": 2, "colour": "red", "draw": 7})
+@example("manhattan", {"choose": {"blue": [1, 1, 2, 4], "red": [1, 1, 1, 3]}})
+@example("manhattan", {"card": True, "city": "Cairo", "storeys": 1})
+@example("manhattan", {"card": 4, "city": "x" * 33, "storeys": 1})
+@example("manhattan", {"card": 4, "city": "Cairo", "storeys": 1.0})
+@example("manhattan", {"card": 4, "city": "Cairo"})
+@example("manhattan", {"card": 4, "city": "Cairo", "storeys": 1, "discard": 4})
+@example("manhattan", {"card": 4, "city": "Cairo", "storeys": 1, "scores": {"Ada": -1}})
+@example("manhattan", {"choose": {}})
+@example("manhattan", {"choose": {"blue": []}})
+@example("manhattan", {"choose": {"blue": [1], "red": [1], "green": [1]}})
+@example("manhattan", {"choose": {"": [1]}})
+@example("manhattan", {"choose": {"blue": [1]}, "card": 4})
+@example("manhattan", {"discard": 4, "draw": 2})
+@example("manhattan", {"x": 0, "y": 1, "rotation": 90})
+@example("base", {"card": 4, "city": "Cairo", "storeys": 2})
 def test_move_surely_valid_accepts_only_schema_valid_moves_L1(game: str, move: Any) -> None:
     """Each family's ``move_surely_valid`` lets the schema check skip the moves; it must
     never accept a move that the full schema refuses."""

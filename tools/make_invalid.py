@@ -1,8 +1,9 @@
 """Write the corpus of broken logs in ``fixtures/invalid/`` with its manifest ``expected.json``.
 
 Each file breaks exactly one thing; the manifest says the exit code and, for illegal moves, the
-rule id and move index (or, for unreadable input, the JSON pointer). ``tests/test_invalid.py``
-verifies every file against it. Run: ``python tools/make_invalid.py``.
+rule id and move index (or, for unreadable input, the JSON pointer), and for some (Manhattan's)
+``message``: words the error message must contain, naming what is involved.
+``tests/test_log_rules.py`` verifies every file against it. Run: ``python tools/make_invalid.py``.
 """
 
 from __future__ import annotations
@@ -107,6 +108,7 @@ def main() -> None:
     logs["supply-empty"] = (_supply_empty_log(), {"exit": 1, "rule": "G6", "move": 14})
     _expansion_logs(logs)
     _hunters_gatherers_logs(logs)
+    _manhattan_logs(logs)
 
     manifest: dict[str, Any] = {}
     for name, (log, expect) in sorted(logs.items()):
@@ -256,6 +258,109 @@ def _hunters_gatherers_logs(logs: dict[str, tuple[Any, dict[str, Any]]]) -> None
                "y": 0, "rotation": 180}, {"tile": "HG-39", "x": 0, "y": 1, "rotation": 90},
                {"tile": "HG-37", "x": 0, "y": 2, "rotation": 0}],
               game="hunters-gatherers"), {"exit": 1, "rule": "HG7", "move": 3})
+
+
+def _manhattan_logs(logs: dict[str, tuple[Any, dict[str, Any]]]) -> None:
+    """One broken log per Manhattan violation (M1-M8), each a generated game with one edit,
+    cut right after the broken move; ``message`` names what is involved."""
+    from replay.games.manhattan.material import CITIES, HEIGHTS
+
+    four = generate_log("manhattan", 4, 3)  # Ada blue south, Ben black west, ...
+    two = generate_log("manhattan", 2, 5)  # Ada blue and red, Ben black and green
+    for log in (four, two):
+        log.pop("claims")
+        log.pop("meta")
+
+    def edit(name: str, log: dict[str, Any], i: int | None, change: Any,
+             expect: dict[str, Any]) -> None:
+        """``log`` with ``change`` made to move ``i`` (or to the header for None), cut after
+        move ``i`` (after the first move for a header)."""
+        out = copy.deepcopy(log)
+        out["moves"] = out["moves"][:1 if i is None else i + 1]
+        change(out if i is None else out["moves"][i])
+        logs[name] = (out, expect)
+
+    def illegal(rule: str, move: int | None, *words: str) -> dict[str, Any]:
+        return {"exit": 1, "rule": rule, "move": move, "message": list(words)}
+
+    first = 4  # Ada's first build (after the four choices of round 1)
+    game: Any = play_through(parse(four), upto=first).state
+    hand = game.hands[0]
+    missing = next(c for c in range(9) if c not in hand)
+    edit("mh-card-not-in-hand", four, first, lambda m: m.update(card=missing),
+         illegal("M3", first, f"Ada holds no card {missing}", f"hand {sorted(hand)}"))
+    edit("mh-card-9-no-such-lot", four, first, lambda m: m.update(card=9),
+         illegal("M1", first, "card 9", "lots 0 to 8"))
+    edit("mh-no-such-city", four, first, lambda m: m.update(city="Paris"),
+         illegal("M1", first, "'Paris' is not a city", "Manhattan, Frankfurt"))
+    unchosen = next(h for h in HEIGHTS if not game.chosen["blue"][h])
+    edit("mh-piece-not-chosen", four, first, lambda m: m.update(storeys=unchosen),
+         illegal("M4", first, f"Ada has no blue {unchosen}-storey piece in play",
+                 "chosen: blue"))
+    edit("mh-choose-too-many", four, 0, lambda m: m["choose"]["blue"].append(1),
+         illegal("M4", 0, "Ada takes 7 blue pieces, too many", "each round takes 6"))
+    edit("mh-choose-more-than-supply", four, 0,
+         lambda m: m["choose"].update(blue=[4, 4, 4, 1, 1, 1]),
+         illegal("M4", 0, "Ada takes 3 blue 4-storey pieces; 2 left"))
+    edit("mh-another-players-colour", four, first, lambda m: m.update(colour="black"),
+         illegal("M2", first, "black is not a colour of Ada", "(blue)"))
+    edit("mh-two-player-build-without-colour", two, 2, lambda m: m.pop("colour"),
+         illegal("M7", 2, "Ada plays blue and red", "name the colour"))
+    edit("mh-side-used-twice", four, None, lambda d: d["players"][1].update(side="south"),
+         illegal("M2", None, "Ben and Ada both sit on the south side"))
+    wrong_hand = [0, 0, 0, 0] if four["deal"][0] != [0, 0, 0, 0] else [1, 1, 1, 1]
+    edit("mh-deal-not-seeded", four, None, lambda d: d["deal"].__setitem__(0, wrong_hand),
+         illegal("M3", None, f"Ada's hand is given as {wrong_hand}",
+                 f"the seeded deal gives {four['deal'][0]}"))
+    drawn = four["moves"][first]["draw"]
+    other = (drawn + 1) % 9
+    edit("mh-draw-not-seeded", four, first, lambda m: m.update(draw=other),
+         illegal("M3", first, f"Ada drew card {other}", f"the seeded pile gives card {drawn}"))
+    table = {k: v for k, v in four.items() if k != "seed"}
+    edit("mh-table-log-without-deal", table, None, lambda d: d.pop("deal"),
+         illegal("M3", None, "without a seed must name the deal"))
+    edit("mh-table-build-without-draw", table, first, lambda m: m.pop("draw"),
+         illegal("M3", first, "must name the card drawn"))
+    build = four["moves"][first]
+    edit("mh-discard-while-build-legal", four, first,
+         lambda m: (m.clear(), m.update(discard=build["card"], draw=build["draw"])),
+         illegal("M5", first, "Ada can build, so may not discard", f"card {build['card']}"))
+    # M5: the first build of the game that could instead have taken a building over with
+    # too few storeys; that build is replaced by the short take-over
+    parsed = parse(four)
+    game = parsed.new_state()
+    for i, mv in enumerate(parsed.moves):
+        seat = game.current_player
+        if game.phase == "build" and seat is not None:
+            colour = game.colours_of[seat][0]
+            short = [(card, city, h) for card in sorted(set(game.hands[seat]))
+                     for city in CITIES for h in HEIGHTS if game.chosen[colour][h]
+                     and game.takeover_error(seat, card, city, h, colour) is not None]
+            if short:
+                card, city, h = short[0]
+                bad = {"card": card, "city": city, "storeys": h,
+                       "draw": game.deck.next_card(card)}
+                out = copy.deepcopy(four)
+                out["moves"] = out["moves"][:i] + [bad]
+                logs["mh-takeover-too-few-storeys"] = (out, illegal(
+                    "M5", i, f"of {city}", f"with this {h}-storey piece {colour} would have",
+                    "fewer than"))
+                break
+        game.apply(mv)
+    # M8: a move after the end of a whole three-player game
+    whole = generate_log("manhattan", 3, 2)
+    whole.pop("claims")
+    whole.pop("meta")
+    end = len(whole["moves"])
+    whole["moves"].append(dict(whole["moves"][-1]))
+    logs["mh-move-after-end"] = (whole, illegal("M8", end, "the game is over"))
+    # schema errors (exit 2, with the JSON path)
+    edit("mh-build-without-city", four, first, lambda m: m.pop("city"),
+         {"exit": 2, "path": f"/moves/{first}", "message": ["'city' is a required property"]})
+    edit("mh-choose-not-an-integer", four, 0,
+         lambda m: m["choose"]["blue"].__setitem__(2, "2"),
+         {"exit": 2, "path": "/moves/0/choose/blue/2",
+          "message": ["'2' is not of type 'integer'"]})
 
 
 def replace_bonus(move: Any) -> Any:
