@@ -48,7 +48,7 @@ from replay.core.record import log_json, parse
 from replay.core.rng import SeededStream
 from replay.core.verify import verify_data
 from replay.games.manhattan import MANHATTAN, Build, Choose, Discard, ManhattanState
-from replay.games.manhattan.events import Built, PiecesChosen, Reshuffle
+from replay.games.manhattan.events import Built, CardDiscarded, PiecesChosen, Reshuffle
 from replay.games.manhattan.material import Material
 from replay.generate import generate_log
 
@@ -412,6 +412,9 @@ class Checker:
             self.board[key] = [*old, (colour, move.storeys)]
             self.chosen[colour][move.storeys] -= 1
         else:
+            discarded = rest.pop(0)
+            assert isinstance(discarded, CardDiscarded), kinds
+            assert (discarded.player, discarded.card) == (seat, move.card)
             self.seen["discard (no legal build)"] += 1
         if rest and isinstance(rest[0], Reshuffle):
             shuffle = rest.pop(0)

@@ -205,6 +205,7 @@ def parse(data: Any, material: Any = None) -> GameRecord:
     for i, name in enumerate(names):
         if names.index(name) != i:
             raise LogFormatError(f"two players are called {name!r}", f"/players/{i}/name")
+    fam.check_players(len(names), data.get("expansions") or ())  # before seats get colours
     colours: list[str] = []
     for i, p in enumerate(data["players"]):
         colour = p.get("colour") or next(c for c in fam.colours if c not in colours
