@@ -77,7 +77,7 @@ class Deck:
         self.played: list[int] = []
         self.reshuffles = 0
         self.hash = start_hash
-        self._played_hash = 0
+        self.played_hash = 0
         self._memo: tuple[tuple[int, tuple[int, ...]], list[int]] | None = None
 
     def copy(self) -> Self:
@@ -144,7 +144,7 @@ class Deck:
         hand.remove(card)
         self.hash ^= _hand_item(seat, card, hand.count(card))
         played = self.played
-        self._played_hash ^= (_PLAYED.get(len(played)) or _played_row(len(played)))[card]
+        self.played_hash ^= (_PLAYED.get(len(played)) or _played_row(len(played)))[card]
         played.append(card)
 
     def play_and_draw(self, seat: int, card: int, named: int | None,
@@ -155,7 +155,7 @@ class Deck:
         hand.remove(card)
         h = self.hash ^ (_HAND.get((seat, card, hand.count(card)))
                          or _hand_item(seat, card, hand.count(card)))
-        self._played_hash ^= (_PLAYED.get(len(played)) or _played_row(len(played)))[card]
+        self.played_hash ^= (_PLAYED.get(len(played)) or _played_row(len(played)))[card]
         played.append(card)
         pile = self.pile
         if not pile or named is not None:
@@ -181,7 +181,7 @@ class Deck:
                 pile = sorted(self.played)
             self.reshuffles += 1
             self.pile, self.played = pile, []
-            self._played_hash = 0
+            self.played_hash = 0
             if explain:
                 events.append(Reshuffle(self.reshuffles, len(pile)))
         if named is None:
@@ -198,7 +198,7 @@ class Deck:
     @property
     def full_hash(self) -> int:
         """The cards' part of the state hash (hands, played pile, reshuffles)."""
-        return self.hash ^ self._played_hash
+        return self.hash ^ self.played_hash
 
 
 _HAND: dict[tuple[int, int, int], int] = {}

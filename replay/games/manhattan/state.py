@@ -89,6 +89,16 @@ Move = Choose | Build | Discard
 # three times as much to build, and a replay builds one per move of the log.
 
 
+_PIECE: dict[tuple[int, int, int, str, int], int] = {}
+_TURN: dict[tuple[str, int, int, int], int] = {}
+
+
+def _remember(table: dict[Any, int], key: Any, name: str) -> int:
+    """The hash item ``name|key...``, kept in ``table`` (a lookup costs less than a call)."""
+    value = table[key] = _item(name, *key)
+    return value
+
+
 @lru_cache(maxsize=64)
 def _start_hash(colours: tuple[str, ...], pieces: tuple[tuple[int, int], ...]) -> int:
     """The supply and score items of a game before its first move."""
@@ -176,7 +186,7 @@ class ManhattanState(GameState):
 
     def _rehash(self) -> None:
         """The state hash from its three parts (board and supplies, turn, cards)."""
-        self.hash = self._hash ^ self._turn_item ^ self.deck.full_hash
+        self.hash = self._hash ^ self._turn_item ^ self.deck.hash ^ self.deck.played_hash
 
     @property
     def hands(self) -> list[list[int]]:
@@ -393,7 +403,8 @@ class ManhattanState(GameState):
         card, storeys = move.card, move.storeys
         stack = self.board.setdefault((city, lot), [])
         before = stack[-1][0] if stack else None
-        self._hash ^= _item("m-piece", city, lot, len(stack), colour, storeys)
+        key = (city, lot, len(stack), colour, storeys)
+        self._hash ^= _PIECE.get(key) or _remember(_PIECE, key, "m-piece")
         stack.append((colour, storeys))
         self.chosen[colour][storeys] -= 1
         events: list[Event] = []
@@ -408,8 +419,9 @@ class ManhattanState(GameState):
         if self.turn == self.builds_per_round:
             events += self._end_round(explain)
         self.moves_played += 1
-        self._turn_item = _item("m-turn", self.phase, self.round, self.first, self.turn)
-        self._rehash()
+        turn = (self.phase, self.round, self.first, self.turn)
+        self._turn_item = _TURN.get(turn) or _remember(_TURN, turn, "m-turn")
+        self.hash = self._hash ^ self._turn_item ^ deck.hash ^ deck.played_hash
         return events
 
     def _annotate(self, exc: IllegalMove) -> None:
