@@ -12,7 +12,7 @@ from replay.core.events import GameEnd, Score
 from replay.core.family import GameConfig, Player
 from replay.core.rng import SeededStream
 from replay.games.manhattan import MANHATTAN, Build, Choose, Discard, ManhattanState
-from replay.games.manhattan.events import Reshuffle
+from replay.games.manhattan.events import CardDiscarded, Reshuffle
 from replay.games.manhattan.material import (
     CITIES,
     COLOURS,
@@ -142,6 +142,24 @@ def test_M5_takeover_needs_as_many_storeys() -> None:
     err = refused(st, Build(4, "Frankfurt", 1), "M5")  # red 1 < black 3
     assert "the centre lot of Frankfurt" in err.message and "fewer than 3" in err.message
     st.apply(Build(4, "Sydney", 1))  # an empty lot is always fine
+
+
+def test_M5_discard_only_when_no_build_is_legal() -> None:
+    """docs/rules.md's decision on M5: with every lot its cards mark held by taller
+    buildings of others in all six cities, the player discards a card, draws and plays
+    again; the discard is an event."""
+    st = new(4)
+    choose_ones(st)  # blue (south) holds 1-storey pieces only
+    hand = sorted(set(st.hands[0]))
+    for card in hand:
+        for city in range(6):
+            st.board[(city, card)] = [("black", 2)]  # south reads cards as printed
+    assert not list(st.builds(0)) and list(st.legal_moves()) == [Discard(c) for c in hand]
+    refused(st, Build(hand[0], "Cairo", 1), "M5")
+    events = st.apply(Discard(hand[0]))
+    assert isinstance(events[0], CardDiscarded) and events[0].card == hand[0]
+    assert st.current_player == 0 and st.turn == 0 and len(st.hands[0]) == 4
+    assert st.played[-1] == hand[0]
 
 
 def test_M6_scoring_after_every_round() -> None:
