@@ -16,6 +16,7 @@ from ...core.events import Event
 from ...core.family import Family, GameConfig, GameState, MoveText, Player, register
 from . import log
 from .material import COLOURS, Material
+from .policy import random_move
 from .state import Build, Choose, Discard, ManhattanState, Move
 
 __all__ = ["MANHATTAN", "Build", "Choose", "Discard", "Manhattan", "ManhattanState",
@@ -87,8 +88,6 @@ class Manhattan(Family):
 
     def play_random(self, state: GameState, pick: Any) -> Move:
         """A random legal move by the generator's policy (``policy``), played on ``state``."""
-        from .policy import random_move
-
         assert isinstance(state, ManhattanState)
         move = random_move(state, pick)
         state.play(move)

@@ -22,6 +22,7 @@ from .state import SEEN_FROM, Build, Choose, Discard, ManhattanState, Move, may_
 TRIES = 8
 TAKEOVER_ODDS = 3  # a possible take-over is chosen one time in this many
 CITY_COUNT = len(CITIES)
+LOT_KEYS = [[(city, lot) for city in range(CITY_COUNT)] for lot in range(9)]  # board keys
 
 
 def random_move(state: ManhattanState, pick: Any) -> Move:
@@ -53,8 +54,8 @@ def random_move(state: ManhattanState, pick: Any) -> Move:
         lot = seen[card]
         free: list[int] = []
         takeovers: list[int] = []
-        for city in range(CITY_COUNT):
-            stack = board.get((city, lot))
+        for city, key in enumerate(LOT_KEYS[lot]):
+            stack = board.get(key)
             if not stack or stack[-1][0] == colour:
                 free.append(city)
             elif may_build(stack, colour, storeys):
