@@ -1,9 +1,10 @@
 """Manhattan (Andreas Seyfarth, Hans im Glück 1994), the log's ``"game": "manhattan"``.
 
-Rules by id: M1 (material) in ``material``; M2, M4, M5, M7, M8 in ``state``; M3 (the cards)
-in ``deck``; M6 and M10 in ``scoring``; M9 is the rulebook example (``tests/test_manhattan.py``).
-The log format is in ``log``, the generator's policy in ``policy``, the picture in
-``drawing``.
+Rules by id: M1 (material) in ``material``; M2, M4, M5, M7, M8 in ``state`` (the moves and
+M5's storey count in ``moves``); M3 (the cards) in ``deck``; M6 and M10 in ``scoring``; M9 is
+the rulebook example (``tests/test_manhattan.py``). The log format is in ``log``, the state
+hash in ``hashes``, the generator's policy in ``policy``, the picture in ``drawing``, the
+moves in words in ``words``.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from ...core.events import Event
 from ...core.family import Family, GameConfig, GameState, MoveText, Player, register
 from . import log
 from .material import COLOURS, Material
+from .moves import Build, Choose, Discard, Move
 from .policy import random_move
-from .state import Build, Choose, Discard, ManhattanState, Move
+from .state import ManhattanState
 
 __all__ = ["MANHATTAN", "Build", "Choose", "Discard", "Manhattan", "ManhattanState",
            "Material", "Move"]

@@ -26,7 +26,8 @@ from ...core.playback import Failure
 from . import scoring
 from .events import Built
 from .material import CITIES, HEIGHTS, LOTS, SIDES, lot_name, lot_seen_from
-from .state import Build, ManhattanState
+from .moves import Build
+from .state import ManhattanState
 
 TABLE, STREET, GROUND = "#ebe5d5", "#b8ae98", "#f6f2e8"
 INK, GREY, NOBODY = "#231f1a", "#6b6358", "#8a8a8a"

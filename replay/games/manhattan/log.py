@@ -18,7 +18,7 @@ from ...core.errors import IllegalMove, LogFormatError
 from ...core.family import GameConfig, Player
 from ...core.json_input import plain_int, scores_surely_valid
 from .material import COLOURS, DEFAULT_MATERIAL, HEIGHTS, SIDES, Material, default_sides
-from .state import Build, Choose, Discard, Move
+from .moves import Build, Choose, Discard, Move
 
 BUILD_FIELDS = frozenset({"card", "city", "storeys", "colour", "draw", "scores"})
 MATERIAL_FIELDS = frozenset({"cards_per_lot", "pieces", "hand_size"})

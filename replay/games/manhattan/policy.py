@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from .material import CITIES, HEIGHTS
-from .state import SEEN_FROM, Build, Choose, Discard, ManhattanState, Move, may_build
+from .moves import SEEN_FROM, Build, Choose, Discard, Move, may_build
+from .state import ManhattanState
 
 TRIES = 8
 TAKEOVER_ODDS = 3  # a possible take-over is chosen one time in this many

@@ -26,15 +26,13 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, ClassVar, Self
 
 from ...core import hashing
 from ...core.errors import IllegalMove
 from ...core.events import Event, GameEnd
 from ...core.family import Family, GameConfig, GameState
-from . import scoring
+from . import hashes, scoring
 from .deck import Deck, card_text
 from .events import Built, CardDiscarded, PiecesChosen, pieces_text
 from .material import (
@@ -42,87 +40,16 @@ from .material import (
     COLOURS,
     DEFAULT_MATERIAL,
     HEIGHTS,
-    SIDES,
     Material,
     default_sides,
     lot_name,
     lot_seen_from,
 )
+from .moves import CITY_INDEX, SEEN_FROM, Build, Choose, Discard, Move, may_build
 
 ROUNDS = {2: 6, 3: 6, 4: 4}  # M7
 PER_ROUND = {2: 4, 3: 4, 4: 6}  # pieces per colour per round (M4, M7)
-CITY_INDEX = {name: i for i, name in enumerate(CITIES)}
-SEEN_FROM = {side: [lot_seen_from(card, side) for card in range(9)] for side in SIDES}
 _item = hashing.item
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Choose:
-    """M4: the pieces a player takes into play for the round, as (colour, storeys) pairs."""
-
-    pieces: tuple[tuple[str, int], ...]
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Build:
-    """M5: play ``card`` (the lot as printed, 0–8) and put a piece of ``storeys`` of
-    ``colour`` (needed only by a player with two colours) on the lot it marks in ``city``;
-    ``draw`` is the card drawn after it (required without a seed, checked with one)."""
-
-    card: int
-    city: str
-    storeys: int
-    colour: str | None = None
-    draw: int | None = None
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Discard:
-    """A player with no legal build discards ``card`` and draws (see the module)."""
-
-    card: int
-    draw: int | None = None
-
-
-Move = Choose | Build | Discard
-# Moves are values: never change one. They are not frozen because a frozen dataclass costs
-# three times as much to build, and a replay builds one per move of the log.
-
-
-_PIECE: dict[tuple[int, int, int, str, int], int] = {}
-_TURN: dict[tuple[str, int, int, int], int] = {}
-
-
-def _remember(table: dict[Any, int], key: Any, name: str) -> int:
-    """The hash item ``name|key...``, kept in ``table`` (a lookup costs less than a call)."""
-    value = table[key] = _item(name, *key)
-    return value
-
-
-@lru_cache(maxsize=64)
-def _start_hash(colours: tuple[str, ...], pieces: tuple[tuple[int, int], ...]) -> int:
-    """The supply and score items of a game before its first move."""
-    h = 0
-    for colour in colours:
-        h ^= _item("m-score", colour, 0)
-        for height, count in pieces:
-            h ^= _item("m-supply", colour, height, count)
-    return h
-
-
-def may_build(stack: list[tuple[str, int]], colour: str, storeys: int) -> bool:
-    """M5: a piece of ``colour`` and ``storeys`` may go on this (non-empty) building: the
-    colour owns it, or has with the piece at least as many storeys in it as the owner."""
-    owner = stack[-1][0]
-    if owner == colour:
-        return True
-    theirs = mine = 0
-    for c, s in stack:
-        if c == owner:
-            theirs += s
-        elif c == colour:
-            mine += s
-    return mine + storeys >= theirs
 
 
 class ManhattanState(GameState):
@@ -174,7 +101,7 @@ class ManhattanState(GameState):
         self.finished = False
         self.moves_played = 0
         self.setup_events: list[Event] = []
-        self._hash = _start_hash(self.colours, tuple(self.material.pieces.items()))
+        self._hash = hashes.start_hash(self.colours, tuple(self.material.pieces.items()))
         self._turn_item = self._turn_hash()
         self._rehash()
 
@@ -404,7 +331,7 @@ class ManhattanState(GameState):
         stack = self.board.setdefault((city, lot), [])
         before = stack[-1][0] if stack else None
         key = (city, lot, len(stack), colour, storeys)
-        self._hash ^= _PIECE.get(key) or _remember(_PIECE, key, "m-piece")
+        self._hash ^= hashes.PIECE.get(key) or hashes.remember(hashes.PIECE, key, "m-piece")
         stack.append((colour, storeys))
         self.chosen[colour][storeys] -= 1
         events: list[Event] = []
@@ -420,7 +347,7 @@ class ManhattanState(GameState):
             events += self._end_round(explain)
         self.moves_played += 1
         turn = (self.phase, self.round, self.first, self.turn)
-        self._turn_item = _TURN.get(turn) or _remember(_TURN, turn, "m-turn")
+        self._turn_item = hashes.TURN.get(turn) or hashes.remember(hashes.TURN, turn, "m-turn")
         self.hash = self._hash ^ self._turn_item ^ deck.hash ^ deck.played_hash
         return events
 
@@ -545,27 +472,6 @@ class ManhattanState(GameState):
     def _turn_hash(self) -> int:
         return _item("m-turn", self.phase, self.round, self.first, self.turn)
 
-    def _board_hash(self) -> int:
-        """The board, supply and score items, from scratch (the pieces in play need no item:
-        they are what the supply and the board lack)."""
-        h = 0
-        for (city, lot), stack in self.board.items():
-            for level, (colour, s) in enumerate(stack):
-                h ^= _item("m-piece", city, lot, level, colour, s)
-        for colour in self.colours:
-            h ^= _item("m-score", colour, self.colour_scores[colour])
-            for height in HEIGHTS:
-                h ^= _item("m-supply", colour, height, self.supply[colour][height])
-        return h
-
     def hash_from_scratch(self) -> int:
         """The state hash computed anew (the tests compare it with the incremental one)."""
-        fresh = Deck.__new__(Deck)
-        fresh.hash = _item("m-reshuffles", self.deck.reshuffles)
-        for s, hand in enumerate(self.hands):
-            for k, card in enumerate(hand):
-                fresh.hash ^= _item("m-hand", s, card, hand[:k].count(card))
-        played = 0
-        for i, card in enumerate(self.played):
-            played ^= _item("m-played", i, card)
-        return self._board_hash() ^ self._turn_hash() ^ fresh.hash ^ played
+        return hashes.from_scratch(self)

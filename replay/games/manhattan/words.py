@@ -21,7 +21,8 @@ from ...core.events import Event, Score
 from ...core.family import GameState, MoveText
 from .events import Built, PiecesChosen, Reshuffle, pieces_text
 from .material import LOTS, lot_name, lot_seen_from
-from .state import Build, Choose, Discard, ManhattanState
+from .moves import Build, Choose, Discard
+from .state import ManhattanState
 
 # A lot in codes, as the board lies with south at the bottom (lot = row * 3 + column).
 LOT_CODES = ("NW", "N", "NE", "W", "C", "E", "SW", "S", "SE")

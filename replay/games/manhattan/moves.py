@@ -1,0 +1,60 @@
+"""Manhattan's moves (M4, M5 and the discard of docs/rules.md) and the lookups a build needs:
+the city of a name, the lot a card marks from a side (M2), whether a piece may go on a
+building (M5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .material import CITIES, SIDES, lot_seen_from
+
+CITY_INDEX = {name: i for i, name in enumerate(CITIES)}
+SEEN_FROM = {side: [lot_seen_from(card, side) for card in range(9)] for side in SIDES}
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Choose:
+    """M4: the pieces a player takes into play for the round, as (colour, storeys) pairs."""
+
+    pieces: tuple[tuple[str, int], ...]
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Build:
+    """M5: play ``card`` (the lot as printed, 0–8) and put a piece of ``storeys`` of
+    ``colour`` (needed only by a player with two colours) on the lot it marks in ``city``;
+    ``draw`` is the card drawn after it (required without a seed, checked with one)."""
+
+    card: int
+    city: str
+    storeys: int
+    colour: str | None = None
+    draw: int | None = None
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Discard:
+    """A player with no legal build discards ``card`` and draws (see the module)."""
+
+    card: int
+    draw: int | None = None
+
+
+Move = Choose | Build | Discard
+# Moves are values: never change one. They are not frozen because a frozen dataclass costs
+# three times as much to build, and a replay builds one per move of the log.
+
+
+def may_build(stack: list[tuple[str, int]], colour: str, storeys: int) -> bool:
+    """M5: a piece of ``colour`` and ``storeys`` may go on this (non-empty) building: the
+    colour owns it, or has with the piece at least as many storeys in it as the owner."""
+    owner = stack[-1][0]
+    if owner == colour:
+        return True
+    theirs = mine = 0
+    for c, s in stack:
+        if c == owner:
+            theirs += s
+        elif c == colour:
+            mine += s
+    return mine + storeys >= theirs
