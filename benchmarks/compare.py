@@ -54,6 +54,9 @@ def main() -> int:
     print(f"{'config':<24}{'gen old':>9}{'gen new':>9}{'ratio':>7}"
           f"{'ver old':>9}{'ver new':>9}{'ratio':>7}")
     for c in configs:
+        if (c, "verify_per_s", "old") not in samples or (c, "verify_per_s", "new") not in samples:
+            print(f"{c:<24}  (only in one tree)")
+            continue
         line = f"{c:<24}"
         for what in ("generate_per_s", "verify_per_s"):
             old = statistics.median(samples[(c, what, "old")])
