@@ -10,7 +10,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .cli_help import EXAMPLES, NUMBERING, Progress, generate_examples, plural, version
+from .cli_help import (
+    EXAMPLES,
+    NUMBERING,
+    Progress,
+    VersionAction,
+    generate_examples,
+    plural,
+)
 from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
 from .core.family import Option, families, family
 from .core.verify import (
@@ -293,7 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run 'python -m replay COMMAND --help' for a command's options and examples. "
                "Exit codes: 0 valid, 1 an illegal move or a wrong claim, 2 unreadable or bad "
                "arguments, 3 internal error.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--version", action=VersionAction, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     v = _command(sub, "verify", "check logs move by move (exit 0 valid, 1 illegal move or "
@@ -366,7 +373,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "built-in one of the log's game (default: the built-in set)")
     r.set_defaults(func=cmd_render)
 
-    from .audit.command import add_parsers
+    from .audit.parsers import add_parsers
 
     add_parsers(sub)
 

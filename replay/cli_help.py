@@ -3,9 +3,9 @@ counter for long runs (on stderr, only on a terminal)."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
-from importlib import metadata
 from typing import TextIO
 
 
@@ -53,9 +53,24 @@ EXAMPLES: dict[str, str] = {
 def version() -> str:
     """The installed version of the package (the source tree's when it is not installed)."""
     try:
+        from importlib import metadata  # slow to import: only for --version
+
         return metadata.version("carcassonne-replay")
     except metadata.PackageNotFoundError:
         return "0.1.0"
+
+
+class VersionAction(argparse.Action):
+    """``--version``: the version is looked up only when asked for (the lookup is slow)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"{parser.prog} {version()}")
+        parser.exit()
 
 
 class Progress:

@@ -10,8 +10,17 @@ stores, ``command`` puts it together for the command line.
 
 from __future__ import annotations
 
-from .command import audit
-from .report import Summary
-from .sources import Item, Limits, walk
+import importlib
+from typing import Any
 
 __all__ = ["Item", "Limits", "Summary", "audit", "walk"]
+_HOME = {"audit": "command", "Summary": "report", "Item": "sources", "Limits": "sources",
+         "walk": "sources"}
+
+
+def __getattr__(name: str) -> Any:
+    """The package's names, imported on first use (the command line imports ``parsers``
+    only, and starts faster)."""
+    if name in _HOME:
+        return getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

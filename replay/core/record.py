@@ -124,11 +124,11 @@ def schema_check(data: Any, moves_checked: bool = False) -> None:
     if found is None or not header_check.surely_valid(data, found):
         errors = list(islice(validator("log").iter_errors({**data, "moves": []}), MAX_ERRORS))
     surely_valid = found.move_surely_valid if found is not None else _never
-    move_validator = validator(found.move_schema if found is not None else "move")
+    move_schema = found.move_schema if found is not None else "move"
     for i, move in enumerate(() if moves_checked else moves):
         if not surely_valid(move):
             check_bounds(move, ("moves", i))
-            wrong = list(islice(move_validator.iter_errors(move), MAX_ERRORS))
+            wrong = list(islice(validator(move_schema).iter_errors(move), MAX_ERRORS))
             if wrong:
                 errors.extend(_Located(e, ("moves", i)) for e in wrong)
                 break

@@ -12,7 +12,7 @@ from ..core.events import Event
 from ..core.family import Family, GameConfig, GameState, MoveText, Player
 from ..core.header_check import text
 from ..core.json_input import scores_surely_valid
-from . import drawing, words
+from . import words
 from .moves import TileMove, placement_surely_valid
 from .tileset import TileSet, builtin_tileset, combine
 
@@ -110,6 +110,8 @@ class TileFamily(Family):
 
     def draw(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
              notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:
+        from . import drawing  # on first use: the command line's verify draws nothing
+
         return drawing.board(state, events=events, failure=failure,  # type: ignore[arg-type]
                              notes=notes, size=size, prefix=prefix)
 
