@@ -57,7 +57,11 @@ def _reject_constant(name: str) -> Any:
 
 def decode(data: bytes | str, max_bytes: int = MAX_BYTES) -> Any:
     """Bytes (or text) to a JSON value; ``LogFormatError`` for anything that is not I-JSON."""
-    size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
+    if isinstance(data, str):  # at most 4 bytes a character: most texts need no encoding
+        size = len(data) if len(data) * 4 <= max_bytes else len(data.encode("utf-8",
+                                                                             "surrogatepass"))
+    else:
+        size = len(data)
     if size > max_bytes:
         raise LogFormatError(f"the log is {size} bytes; the limit is {max_bytes} bytes")
     try:
@@ -82,7 +86,8 @@ def decode(data: bytes | str, max_bytes: int = MAX_BYTES) -> Any:
         raise LogFormatError("invalid JSON: nested too deeply") from None
     except ValueError as exc:  # a constant, or an integer of more than 4300 digits
         raise LogFormatError(f"invalid JSON: {exc}") from None
-    if isinstance(data, str) and not _encodable(text) or _SURROGATE_ESCAPE.search(text):
+    if (isinstance(data, str) and not text.isascii() and not _encodable(text)
+            or _SURROGATE_ESCAPE.search(text)):
         check_strings(value)
     return value
 

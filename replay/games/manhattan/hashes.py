@@ -17,6 +17,7 @@ _item = hashing.item
 
 PIECE: dict[tuple[int, int, int, str, int], int] = {}
 TURN: dict[tuple[str, int, int, int], int] = {}
+SUPPLY: dict[tuple[str, int, int], int] = {}
 
 
 def remember(table: dict[Any, int], key: Any, name: str) -> int:

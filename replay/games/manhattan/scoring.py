@@ -51,22 +51,27 @@ def score_round(board: Board, colours: Sequence[str], seat_of: Mapping[str, int]
     points = dict.fromkeys(colours, 0)
     heights: dict[tuple[int, int], int] = {}
     per_city: list[dict[str, int]] = [{} for _ in CITIES]
+    top = tied = 0
+    top_owner = ""
     for key, stack in board.items():
         if stack:
             total = 0
             for _, s in stack:
                 total += s
-            heights[key] = total
             who = stack[-1][0]
+            if explain:
+                heights[key] = total
+            if total > top:
+                top, tied, top_owner = total, 1, who
+            elif total == top:
+                tied += 1
             count = per_city[key[0]]
             count[who] = count.get(who, 0) + 1
-    if not heights:
+    if not top:
         return [], points
     # (1) the tallest building: nobody scores a tie (M10)
-    top = max(heights.values())
-    tallest = sorted(key for key, h in heights.items() if h == top)
-    if len(tallest) == 1:
-        points[board[tallest[0]][-1][0]] += TALLEST
+    if tied == 1:
+        points[top_owner] += TALLEST
     # (2) the majority in each city: nobody scores a tie (M10); (3) every building
     leaders_of: list[list[str]] = []
     for count in per_city:

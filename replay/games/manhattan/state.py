@@ -367,10 +367,12 @@ class ManhattanState(GameState):
                 self._annotate(exc)
                 raise
             h = self._hash
+            table = hashes.SUPPLY
             for (colour, s), n in counts.items():
                 supply = self.supply[colour]
-                h ^= (_item("m-supply", colour, s, supply[s])
-                      ^ _item("m-supply", colour, s, supply[s] - n))
+                before, after = (colour, s, supply[s]), (colour, s, supply[s] - n)
+                h ^= ((table.get(before) or hashes.remember(table, before, "m-supply"))
+                      ^ (table.get(after) or hashes.remember(table, after, "m-supply")))
                 supply[s] -= n
                 self.chosen[colour][s] += n
             self._hash = h
@@ -389,7 +391,8 @@ class ManhattanState(GameState):
             events += self.deck.draw(seat, move.draw if self.deck.seed is None else None,
                                      explain)
         self.moves_played += 1
-        self._turn_item = _item("m-turn", self.phase, self.round, self.first, self.turn)
+        turn = (self.phase, self.round, self.first, self.turn)
+        self._turn_item = hashes.TURN.get(turn) or hashes.remember(hashes.TURN, turn, "m-turn")
         self._rehash()
         return events
 
