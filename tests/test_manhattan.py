@@ -3,6 +3,8 @@ random games of 2, 3 and 4 players with invariants, and illegal moves refused at
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -218,27 +220,31 @@ def test_M8_end_now_scores_a_started_round() -> None:
     assert any(isinstance(e, Score) and e.phase == "final" for e in events)
 
 
-def m9_board() -> dict[tuple[int, int], list[tuple[str, int]]]:
+M9_FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "manhattan" / \
+    "m9-round-scoring.json"
+
+
+def m9_fixture() -> dict[str, Any]:
     """The rulebook example (M9) rebuilt from its caption: blue's tallest building in
     Frankfurt, black's majorities in Frankfurt and Sydney, a single building each for red in
-    Hong Kong and green in São Paulo, ties in Manhattan and Cairo."""
-    M, F, S, H, P, C = range(6)
-    return {
-        (F, 0): [("red", 1), ("blue", 4)], (F, 1): [("black", 2)], (F, 2): [("black", 1)],
-        (S, 0): [("black", 3)], (S, 4): [("black", 1)], (S, 8): [("blue", 2)],
-        (H, 4): [("red", 2)], (P, 4): [("green", 3)],
-        (M, 0): [("blue", 1)], (M, 1): [("blue", 2)], (M, 2): [("red", 1)],
-        (M, 3): [("red", 3)],
-        (C, 0): [("blue", 1)], (C, 1): [("black", 1)], (C, 2): [("red", 1)],
-        (C, 3): [("green", 1)],
-    }
+    Hong Kong and green in São Paulo, ties in Manhattan and Cairo
+    (``fixtures/manhattan/m9-round-scoring.json``, with the caption's totals)."""
+    data: dict[str, Any] = json.loads(M9_FIXTURE.read_text(encoding="utf-8"))
+    return data
+
+
+def m9_board() -> dict[tuple[int, int], list[tuple[str, int]]]:
+    """The M9 position as a board: (city index, lot) -> pieces from the ground up."""
+    return {(CITIES.index(b["city"]), b["lot"]): [(c, s) for c, s in b["pieces"]]
+            for b in m9_fixture()["buildings"]}
 
 
 def test_M9_rulebook_example() -> None:
     colours = ("blue", "black", "red", "green")
     events, points = score_round(m9_board(), colours, {c: i for i, c in enumerate(colours)},
                                  "play")
-    assert points == {"blue": 8, "black": 9, "red": 6, "green": 4}
+    assert points == m9_fixture()["expected_points"] == {"blue": 8, "black": 9, "red": 6,
+                                                          "green": 4}
     tallest = events[0]
     assert tallest.feature == "tallest building" and tallest.winners == (0,)
     assert "Frankfurt" in tallest.detail
