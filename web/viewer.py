@@ -8,7 +8,7 @@ from html import escape
 from typing import Any
 
 from replay import svg
-from replay.core.colours import PLAYER_COLOURS
+from replay.core.colours import text_on
 from replay.core.events import Event, Score, worth_telling
 from replay.core.family import GameState
 from replay.tiles import drawing
@@ -190,10 +190,6 @@ def _line(index: int, event: Event, text: str, seats: list[Seat]) -> Line:
 
 NOBODY = "#8a8a8a"  # the colour of a feature nobody scored
 
-
-def text_on(fill: str) -> str:
-    """Text that reads on a player colour."""
-    return "#1b1b1b" if fill in (PLAYER_COLOURS["yellow"], PLAYER_COLOURS["grey"]) else "#ffffff"
 
 
 POPUP = re.compile(r'<g class="popup" ')

@@ -11,3 +11,8 @@ PLAYER_COLOURS = {
 def player_colour(colour: str) -> str:
     """The drawing colour of a player colour name (``red``, ``blue``, ...)."""
     return PLAYER_COLOURS.get(colour, "#8a8a8a")
+
+
+def text_on(fill: str) -> str:
+    """Text that reads on a drawing colour (dark on yellow and grey, white on the others)."""
+    return "#1b1b1b" if fill in (PLAYER_COLOURS["yellow"], PLAYER_COLOURS["grey"]) else "#ffffff"

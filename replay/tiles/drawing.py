@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from html import escape
 from typing import Any
 
-from ..core.colours import PLAYER_COLOURS, player_colour
+from ..core.colours import PLAYER_COLOURS, player_colour, text_on
 from ..core.events import Event, Score
 from ..core.playback import Failure
+from ..core.svgtext import esc as _esc
+from ..core.svgtext import num as _f
 from .art import SIZE, Point, TileArt, rotate_point, tile_art
 from .events import FigureReturned, Place
 from .features import Feature
@@ -51,17 +52,7 @@ def _outline(fill: str) -> str:
     return "#f2f2f2" if fill == PLAYER_COLOURS["black"] else "#1b1b1b"
 
 
-def _text_on(fill: str) -> str:
-    return "#1b1b1b" if fill in (PLAYER_COLOURS["yellow"], PLAYER_COLOURS["grey"]) else "#ffffff"
 
-
-def _esc(text: object) -> str:
-    return escape(str(text), quote=True)
-
-
-def _f(v: float) -> str:
-    text = f"{v:.1f}"
-    return text[:-2] if text.endswith(".0") else text
 
 
 def _sid(tile_id: str) -> str:
@@ -446,7 +437,7 @@ def _popups(b: _Board, events: Sequence[Event]) -> str:
             out.append(f'<g class="popup" transform="translate({_f(bx)},{_f(y)})">'
                        f'<rect x="{_f(-width / 2)}" y="-10" width="{_f(width)}" height="20" '
                        f'rx="6" fill="{fill}" stroke="#fff" stroke-width="2"/>'
-                       f'<text y="5" font-size="14" fill="{_text_on(fill)}">+{_esc(points)}</text>'
+                       f'<text y="5" font-size="14" fill="{text_on(fill)}">+{_esc(points)}</text>'
                        f'</g>')
     out.append("</g>")
     return "".join(out)

@@ -18,11 +18,12 @@ import math
 import textwrap
 from collections import Counter
 from collections.abc import Sequence
-from html import escape
 
 from ...core.colours import PLAYER_COLOURS, player_colour
 from ...core.events import Event, Score
 from ...core.playback import Failure
+from ...core.svgtext import esc as _esc
+from ...core.svgtext import num as _f
 from . import scoring
 from .events import Built
 from .material import CITIES, HEIGHTS, LOTS, SIDES, lot_name, lot_seen_from
@@ -44,13 +45,6 @@ LEGEND = ("★ tallest (grey, tie: shared, nobody scores, M10) · orange: just b
 PHASES = {"choose": "choosing pieces", "build": "building", "over": "game over"}
 
 
-def _esc(text: object) -> str:
-    return escape(str(text), quote=True)
-
-
-def _f(v: float) -> str:
-    text = f"{v:.1f}"
-    return text[:-2] if text.endswith(".0") else text
 
 
 def _mix(colour: str, other: str, k: float) -> str:
