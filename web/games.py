@@ -164,20 +164,19 @@ def summarise(parsed: GameRecord, r: Playback) -> Summary:
                     gained[w] += e.points
         total = [a + b for a, b in zip(total, gained, strict=True)]
         scores.append(tuple(total))
-        seat = r.movers[i] if i < len(r.movers) else None
-        if seat is None:
-            seat = next((p for e in events if isinstance(p := getattr(e, "player", None), int)),
-                        0)
+        # every family's first event naming a player is the mover's (place, choose, build,
+        # card-discard)
+        seat = next((p for e in events if isinstance(p := getattr(e, "player", None), int)), 0)
         told = family.describe_move(move, events, r.state)
         moves.append(MoveInfo(i + 1, seat, told.text, tuple(gained), told.codes))
     failure = r.error.move if r.error is not None else None
     if r.error is not None and failure is not None:
         move = parsed.moves[failure]
-        seat = r.state.current_player
-        if seat is None:
-            seat = names.index(r.error.player) if r.error.player in names else 0
+        mover = r.state.current_player
+        if mover is None:
+            mover = names.index(r.error.player) if r.error.player in names else 0
         told = family.describe_move(move, None, r.state)
-        moves.append(MoveInfo(failure + 1, seat, told.text, (), told.codes, failed=True))
+        moves.append(MoveInfo(failure + 1, mover, told.text, (), told.codes, failed=True))
     return Summary(tuple(moves), tuple(scores), failure, r.state.finished)
 
 

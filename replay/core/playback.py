@@ -78,8 +78,6 @@ class Playback:
     scores: list[list[int]]  # the scores after each move
     error: IllegalMove | None
     checkpoints: dict[int, GameState] = field(default_factory=dict)
-    movers: list[int | None] = field(default_factory=list)  # the seat to play before each
-    # move played (kept with the events): who made it, even when no event names a player
 
     @property
     def last(self) -> int:
@@ -136,12 +134,10 @@ def play_through(record: GameRecord, upto: int | None = None, keep_events: bool 
     hash_values: list[int] = []
     scores: list[list[int]] = []
     kept: dict[int, GameState] = {}
-    movers: list[int | None] = []
     error: IllegalMove | None = None
     moves = record.moves if upto is None else record.moves[:upto]
     apply = state.apply if keep_events else state.play
     for k, move in enumerate(moves):
-        seat = state.current_player if keep_events else None
         try:
             ev = apply(move)
         except IllegalMove as exc:
@@ -149,7 +145,6 @@ def play_through(record: GameRecord, upto: int | None = None, keep_events: bool 
             break
         if keep_events:
             events.append(ev)
-            movers.append(seat)
         hash_values.append(state.hash)
         scores.append(list(state.scores))
         if checkpoints and (k + 1) % CHECKPOINT == 0:
@@ -162,7 +157,7 @@ def play_through(record: GameRecord, upto: int | None = None, keep_events: bool 
             events[-1].extend(final)
         hashes[-1] = hashing.hexdigest(state.hash)
         scores[-1] = list(state.scores)
-    return Playback(record, state, events, hashes, scores, error, kept, movers)
+    return Playback(record, state, events, hashes, scores, error, kept)
 
 
 def steps(record: GameRecord) -> Iterator[Step]:

@@ -149,21 +149,16 @@ class Deck:
 
     def play_and_draw(self, seat: int, card: int, named: int | None,
                       explain: bool) -> list[Reshuffle]:
-        """``play`` then ``draw`` (the common case, written out: a replay does it every move)."""
-        hand = self.hands[seat]
-        played = self.played
-        hand.remove(card)
-        h = self.hash ^ (_HAND.get((seat, card, hand.count(card)))
-                         or _hand_item(seat, card, hand.count(card)))
-        self.played_hash ^= (_PLAYED.get(len(played)) or _played_row(len(played)))[card]
-        played.append(card)
+        """``play`` then ``draw``; the common draw (from a seeded pile that is not empty) is
+        written out: a replay does it every move."""
+        self.play(seat, card)
         pile = self.pile
         if not pile or named is not None:
-            self.hash = h
             return self.draw(seat, named, explain)
         drawn = pile.pop(0)
-        self.hash = h ^ (_HAND.get((seat, drawn, hand.count(drawn)))
-                         or _hand_item(seat, drawn, hand.count(drawn)))
+        hand = self.hands[seat]
+        self.hash ^= (_HAND.get((seat, drawn, hand.count(drawn)))
+                      or _hand_item(seat, drawn, hand.count(drawn)))
         hand.append(drawn)
         return []
 
@@ -195,10 +190,6 @@ class Deck:
         self.hash = h
         return events
 
-    @property
-    def full_hash(self) -> int:
-        """The cards' part of the state hash (hands, played pile, reshuffles)."""
-        return self.hash ^ self.played_hash
 
 
 _HAND: dict[tuple[int, int, int], int] = {}

@@ -20,7 +20,6 @@ from ...core.json_input import plain_int, scores_surely_valid
 from .material import COLOURS, DEFAULT_MATERIAL, HEIGHTS, SIDES, Material, default_sides
 from .moves import Build, Choose, Discard, Move
 
-BUILD_FIELDS = frozenset({"card", "city", "storeys", "colour", "draw", "scores"})
 MATERIAL_FIELDS = frozenset({"cards_per_lot", "pieces", "hand_size"})
 ALL_COLOURS = frozenset({"red", "blue", "green", "yellow", "black", "grey"})  # the schema's
 
@@ -181,42 +180,49 @@ def _int_list(v: Any, least: int, most: int, lo: int, hi: int) -> bool:
 
 def read_moves(raws: list[Any]) -> list[Move] | None:
     """Every move of a log in one pass when each is surely valid under the schema's
-    ``manhattan-move`` (the same checks as ``move_surely_valid``), else None."""
+    ``manhattan-move`` (the checks of ``move_surely_valid``), else None."""
     out: list[Move] = []
     append = out.append
     for m in raws:
         if type(m) is not dict:
             return None
-        card = m.get("card")
-        if card is not None:
-            city, storeys = m.get("city"), m.get("storeys")
-            if not (type(card) is int and -1000 <= card <= 1000 and type(city) is str
-                    and 0 < len(city) <= 32 and type(storeys) is int
-                    and -1000 <= storeys <= 1000):
+        if "card" in m:
+            build = _build(m)
+            if build is None:
                 return None
-            fields = 3
-            colour = m.get("colour")
-            if colour is not None:
-                if not (type(colour) is str and 0 < len(colour) <= 32):
-                    return None
-                fields += 1
-            draw = m.get("draw")
-            if draw is not None:
-                if not (type(draw) is int and -1000 <= draw <= 1000):
-                    return None
-                fields += 1
-            if "scores" in m:
-                if not scores_surely_valid(m):
-                    return None
-                fields += 1
-            if len(m) != fields:  # another field, or a field set to null
-                return None
-            append(Build(card, city, storeys, colour, draw))
+            append(build)
         elif move_surely_valid(m):
             append(decode_move(m, ""))
         else:
             return None
     return out
+
+
+def _build(m: dict[str, Any]) -> Build | None:
+    """A build move object as a ``Build`` when the schema surely accepts it, else None
+    (written out: it is most of a log)."""
+    card, city, storeys = m.get("card"), m.get("city"), m.get("storeys")
+    if not (type(card) is int and -1000 <= card <= 1000 and type(city) is str
+            and 0 < len(city) <= 32 and type(storeys) is int and -1000 <= storeys <= 1000):
+        return None
+    fields = 3
+    colour = m.get("colour")
+    if colour is not None:
+        if not (type(colour) is str and 0 < len(colour) <= 32):
+            return None
+        fields += 1
+    draw = m.get("draw")
+    if draw is not None:
+        if not (type(draw) is int and -1000 <= draw <= 1000):
+            return None
+        fields += 1
+    if "scores" in m:
+        if not scores_surely_valid(m):
+            return None
+        fields += 1
+    if len(m) != fields:  # another field, or a field set to null
+        return None
+    return Build(card, city, storeys, colour, draw)
 
 
 def _short(v: Any) -> bool:
@@ -232,16 +238,7 @@ def move_surely_valid(raw: Any) -> bool:
     if type(raw) is not dict:
         return False
     if "card" in raw:
-        if not BUILD_FIELDS.issuperset(raw):
-            return False
-        if not (plain_int(raw["card"], -1000, 1000) and _short(raw.get("city"))
-                and plain_int(raw.get("storeys"), -1000, 1000)):
-            return False
-        if "colour" in raw and not _short(raw["colour"]):
-            return False
-        if "draw" in raw and not plain_int(raw["draw"], -1000, 1000):
-            return False
-        return "scores" not in raw or scores_surely_valid(raw)
+        return _build(raw) is not None
     if "choose" in raw:
         choose = raw["choose"]
         if not (set(raw) <= {"choose", "scores"} and type(choose) is dict

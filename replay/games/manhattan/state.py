@@ -391,8 +391,7 @@ class ManhattanState(GameState):
             events += self.deck.draw(seat, move.draw if self.deck.seed is None else None,
                                      explain)
         self.moves_played += 1
-        turn = (self.phase, self.round, self.first, self.turn)
-        self._turn_item = hashes.TURN.get(turn) or hashes.remember(hashes.TURN, turn, "m-turn")
+        self._turn_item = self._turn_hash()
         self._rehash()
         return events
 
@@ -473,7 +472,8 @@ class ManhattanState(GameState):
         return f"hands {hands}; pile {len(self.pile)}, played {len(self.played)}"
 
     def _turn_hash(self) -> int:
-        return _item("m-turn", self.phase, self.round, self.first, self.turn)
+        turn = (self.phase, self.round, self.first, self.turn)
+        return hashes.TURN.get(turn) or hashes.remember(hashes.TURN, turn, "m-turn")
 
     def hash_from_scratch(self) -> int:
         """The state hash computed anew (the tests compare it with the incremental one)."""
