@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .json_input import plain_int
+from .json_input import plain_int, scores_object, text
 
 if TYPE_CHECKING:
     from .family import Family
@@ -26,11 +26,6 @@ PLAYER_FIELDS = frozenset({"name", "colour"})
 COLOURS = frozenset({"red", "blue", "green", "yellow", "black", "grey"})  # the schema's enum
 ENDS = frozenset({"pile-empty", "after-last-move"})
 MAX_SEED = 9007199254740991
-
-
-def text(v: Any, lo: int, hi: int) -> bool:
-    """``v`` is a string of ``lo`` to ``hi`` characters."""
-    return type(v) is str and lo <= len(v) <= hi
 
 
 def surely_valid(data: Mapping[str, Any], family: Family) -> bool:
@@ -68,16 +63,10 @@ def _players(players: Any, fields: frozenset[str]) -> bool:
     return True
 
 
-def scores(v: Any) -> bool:
-    """A ``scores`` object of the schema (at most 6 names, points 0 to 100,000)."""
-    return (type(v) is dict and len(v) <= 6
-            and all(plain_int(p, 0, 100000) for p in v.values()))
-
-
 def _claims(claims: Any) -> bool:
     if type(claims) is not dict or not {"final_scores", "winners"}.issuperset(claims):
         return False
-    if "final_scores" in claims and not scores(claims["final_scores"]):
+    if "final_scores" in claims and not scores_object(claims["final_scores"]):
         return False
     if "winners" in claims:
         winners = claims["winners"]

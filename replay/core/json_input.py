@@ -190,16 +190,22 @@ def plain_int(v: Any, lo: int, hi: int) -> bool:
     return type(v) is int and lo <= v <= hi
 
 
+def text(v: Any, lo: int, hi: int) -> bool:
+    """``v`` is a string of ``lo`` to ``hi`` characters."""
+    return type(v) is str and lo <= len(v) <= hi
+
+
 def short_text(v: Any) -> bool:
     """``v`` is a string of 1 to 32 characters."""
     return type(v) is str and 1 <= len(v) <= 32
 
 
+def scores_object(v: Any) -> bool:
+    """A ``scores`` object of the schema (at most 6 names, points 0 to 100,000)."""
+    return (type(v) is dict and len(v) <= 6
+            and all(plain_int(p, 0, 100000) for p in v.values()))
+
+
 def scores_surely_valid(m: Mapping[str, Any]) -> bool:
     """A move object's optional ``scores`` claim (L2) as the schema accepts it."""
-    if "scores" not in m:
-        return True
-    scores = m["scores"]
-    if type(scores) is not dict or len(scores) > 6:
-        return False
-    return all(plain_int(v, 0, 100000) for v in scores.values())
+    return "scores" not in m or scores_object(m["scores"])

@@ -10,8 +10,7 @@ from typing import Any, ClassVar
 from ..core.errors import LogFormatError, TileSetError
 from ..core.events import Event
 from ..core.family import Family, GameConfig, GameState, MoveText, Player
-from ..core.header_check import text
-from ..core.json_input import scores_surely_valid
+from ..core.json_input import scores_surely_valid, text
 from . import words
 from .moves import TileMove, placement_surely_valid
 from .tileset import TileSet, builtin_tileset, combine

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...core.errors import IllegalMove, LogFormatError
 from ...core.family import GameConfig, Player
-from ...core.json_input import plain_int, scores_surely_valid
+from ...core.json_input import plain_int, scores_surely_valid, short_text
 from .material import COLOURS, DEFAULT_MATERIAL, HEIGHTS, SIDES, Material, default_sides
 from .moves import Build, Choose, Discard, Move
 
@@ -225,10 +225,6 @@ def _build(m: dict[str, Any]) -> Build | None:
     return Build(card, city, storeys, colour, draw)
 
 
-def _short(v: Any) -> bool:
-    return type(v) is str and 1 <= len(v) <= 32
-
-
 def _ints(values: Sequence[Any]) -> bool:
     return all(plain_int(v, -1000, 1000) for v in values)
 
@@ -245,7 +241,7 @@ def move_surely_valid(raw: Any) -> bool:
                 and 1 <= len(choose) <= 2):
             return False
         for colour, hs in choose.items():
-            if not (_short(colour) and type(hs) is list and 1 <= len(hs) <= 24 and _ints(hs)):
+            if not (short_text(colour) and type(hs) is list and 1 <= len(hs) <= 24 and _ints(hs)):
                 return False
         return "scores" not in raw or scores_surely_valid(raw)
     return False
