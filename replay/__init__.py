@@ -16,6 +16,7 @@ A first session::
 format, drawing); see ``docs/api.md``.
 """
 
+from . import native  # noqa: F401 I001 (first: it may put compiled modules before the sources)
 from . import svg
 from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
 from .core.events import Event, GameEnd, Score

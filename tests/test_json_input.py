@@ -8,8 +8,11 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from replay.core import json_input
 from replay.core.errors import LogFormatError
 from replay.core.json_input import MAX_DEPTH, MAX_ITEMS, MAX_STRING, decode
 from replay.core.record import read_game, schema_check
@@ -120,3 +123,47 @@ def test_junk_is_a_log_format_error(text: bytes) -> None:
 def test_a_valid_log_passes_the_checks_unchanged() -> None:
     schema_check(LOG)
     assert read_game(dumps(LOG)).raw == LOG
+
+
+# ------------------------------------------------ the fast decoder agrees with the reference
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70),
+                     st.floats(allow_nan=False, allow_infinity=False),
+                     st.text(alphabet=st.sampled_from('ab:"\\é\u2028{}[],'), max_size=6))
+_KEYS = st.sampled_from(["a", "b", "a:b", 'q"', "é", "", "moves"])
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(_KEYS, inner, max_size=4)), max_leaves=12)
+# text edits that make duplicates, escapes, surrogates, big numbers, junk
+_EDITS = st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(
+    ['"a": 1, ', '"a":2,', ':', '"\\ud800"', '"\\u003a"', '"\\udc00\\ud800"', "1e400",
+     "123456789012345678901234567890", "-0", "NaN", "\ufeff", "\t", ",", "}", "{", '"',
+     "\\", "\u00e9", "\x00"])), max_size=3)
+
+
+def _outcome(text: str, fast: bool) -> tuple[str, str]:
+    try:
+        return "value", repr(decode(text, fast=fast))  # repr: 1 and 1.0 and True differ
+    except LogFormatError as exc:
+        return "error", f"{exc.path} {exc.message}"
+
+
+@settings(max_examples=600, derandomize=True, deadline=None)
+@given(_VALUES, _EDITS)
+def test_the_fast_decoder_gives_the_reference_value_or_error(value: Any,
+                                                             edits: list[tuple[int, str]]) -> None:
+    """orjson's value is taken only when it must equal the standard library's; every other
+    text (duplicate keys, big integers, floats, surrogates, junk) gets the reference's
+    value or message, word for word."""
+    text = json.dumps(value, ensure_ascii=False)
+    for at, piece in edits:
+        text = text[:at % (len(text) + 1)] + piece + text[at % (len(text) + 1):]
+    fast, slow = _outcome(text, True), _outcome(text, False)
+    event(f"outcome: {slow[0]}")
+    taken = json_input._fast_decode(text) is not json_input._SLOW
+    event(f"taken by orjson: {taken}")
+    assert fast == slow
+
+
+def test_the_fast_decoder_reads_a_real_log_as_the_reference_does() -> None:
+    text = dumps(generate_log("manhattan", 3, 5))
+    assert decode(text) == decode(text, fast=False) == json.loads(text)

@@ -40,10 +40,25 @@ def card_text(card: int) -> str:
 class Deck:
     """The cards of one game: hands, draw pile, played cards (M3)."""
 
-    def __init__(self, material: Material, names: Sequence[str], seed: str | None,
-                 deal: Sequence[Sequence[int]] | None) -> None:
+    hands: list[list[int]]
+    pile: list[int]
+    played: list[int]
+    reshuffles: int
+    hash: int
+    played_hash: int
+    _memo: tuple[tuple[int, tuple[int, ...]], list[int]] | None
+
+    def __init__(self, material: Material | None, names: Sequence[str], seed: str | None,
+                 deal: Sequence[Sequence[int]] | None, original: Deck | None = None) -> None:
         self.seed = seed
         self.names = tuple(names)
+        if original is not None or material is None:  # a copy (``copy``)
+            assert original is not None
+            self.reshuffles, self.hash = original.reshuffles, original.hash
+            self.played_hash, self._memo = original.played_hash, original._memo
+            self.hands = [list(h) for h in original.hands]
+            self.pile, self.played = list(original.pile), list(original.played)
+            return
         size = material.hand_size
         n = len(names)
         if seed is not None:
@@ -74,19 +89,15 @@ class Deck:
                                           f"than the {material.cards_per_lot[card]} of the deck")
             self.pile = [lot for lot in range(LOTS) for _ in range(left[lot])]
             start_hash = _hands_hash(self.hands)
-        self.played: list[int] = []
+        self.played = []
         self.reshuffles = 0
         self.hash = start_hash
         self.played_hash = 0
-        self._memo: tuple[tuple[int, tuple[int, ...]], list[int]] | None = None
+        self._memo = None
 
     def copy(self) -> Self:
         """An independent copy."""
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other.pile, other.played = list(self.pile), list(self.played)
-        return other
+        return type(self)(None, self.names, self.seed, None, self)
 
     def check_play(self, seat: int, card: object) -> None:
         """M1/M3: ``card`` is a card ``seat`` holds."""

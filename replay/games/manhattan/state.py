@@ -56,9 +56,18 @@ class ManhattanState(GameState):
     """One game of Manhattan (M1–M10). Scores are kept per colour and summed per seat (M7)."""
 
     FAMILY: ClassVar[Family]
+    config: GameConfig
+    scores: list[int]
+    finished: bool
+    moves_played: int
+    hash: int
+    setup_events: list[Event]
 
-    def __init__(self, config: GameConfig) -> None:
+    def __init__(self, config: GameConfig, original: ManhattanState | None = None) -> None:
         self.config = config
+        if original is not None:  # a copy (``copy``): no set-up, no checks
+            self._copy_from(original)
+            return
         n = len(config.players)
         if n not in ROUNDS:
             raise IllegalMove("M1", f"{n} players; Manhattan takes 2 to 4")
@@ -104,6 +113,22 @@ class ManhattanState(GameState):
         self._hash = hashes.start_hash(self.colours, tuple(self.material.pieces.items()))
         self._turn_item = self._turn_hash()
         self._rehash()
+
+    def _copy_from(self, o: ManhattanState) -> None:
+        """Make this a copy of ``o``: what changes in place is copied, the rest shared."""
+        self.material, self.sides, self.colours_of = o.material, o.sides, o.colours_of
+        self.colours, self.seat_of, self.rounds = o.colours, o.seat_of, o.rounds
+        self.per_round, self.builds_per_round = o.per_round, o.builds_per_round
+        self.round, self.first, self.phase, self.turn = o.round, o.first, o.phase, o.turn
+        self.finished, self.moves_played = o.finished, o.moves_played
+        self._hash, self._turn_item, self.hash = o._hash, o._turn_item, o.hash
+        self.supply = {c: dict(v) for c, v in o.supply.items()}
+        self.chosen = {c: dict(v) for c, v in o.chosen.items()}
+        self.board = {k: list(v) for k, v in o.board.items()}
+        self.deck = o.deck.copy()
+        self.colour_scores = dict(o.colour_scores)
+        self.scores = list(o.scores)
+        self.setup_events = list(o.setup_events)
 
     # ------------------------------------------------------------ the interface
 
@@ -433,16 +458,7 @@ class ManhattanState(GameState):
         return events
 
     def copy(self) -> Self:
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other.supply = {c: dict(v) for c, v in self.supply.items()}
-        other.chosen = {c: dict(v) for c, v in self.chosen.items()}
-        other.board = {k: list(v) for k, v in self.board.items()}
-        other.deck = self.deck.copy()
-        other.colour_scores = dict(self.colour_scores)
-        other.scores = list(self.scores)
-        other.setup_events = list(self.setup_events)
-        return other
+        return type(self)(self.config, self)
 
     def supply_of(self, seat: int) -> dict[str, int]:
         return {f"{c} {h}-storey": self.supply[c][h] for c in self.colours_of[seat]

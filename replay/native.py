@@ -1,0 +1,124 @@
+"""Compiled hot modules (mypyc), used only while they match the sources they were built from.
+
+``tools/build_native.py`` (run by ``./run`` at set-up) compiles the modules of ``MODULES``
+with mypyc into ``build/native/`` and writes a manifest: the interpreter it built for, and
+the size, modification time and SHA-256 of every ``.py`` file of the package. ``install()``,
+called once by ``replay/__init__``, puts a finder first on ``sys.meta_path`` that imports the
+compiled module instead of the ``.py`` file, but only when the whole manifest still holds:
+the same interpreter and not one source of ``replay`` edited since the build (a compiled
+module may have been built against its neighbours' types and constants, so any edit makes
+the build stale). Otherwise, or with ``REPLAY_PURE=1`` in the environment, nothing changes
+and the pure-Python engine runs. The two give the same results: ``tests/test_native.py``
+replays the state-hash fixture with each.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
+NATIVE = ROOT / "build" / "native"
+MANIFEST = NATIVE / "manifest.json"
+# the hot paths of verification and generation, by family (module paths from ROOT)
+MODULES: tuple[str, ...] = (
+    *(f"replay/core/{m}.py" for m in
+      ("header_check", "hashing")),
+    *(f"replay/games/manhattan/{m}.py" for m in
+      ("state", "deck", "scoring", "log", "policy", "moves", "hashes")),
+)
+
+
+def tag() -> str:
+    """The interpreter a build is for."""
+    return f"{sys.implementation.cache_tag}-{sys.platform}"
+
+
+def sources() -> list[Path]:
+    """Every source file whose edit makes a build stale."""
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def fingerprint(path: Path) -> list[Any]:
+    """What the manifest records of a source: size, modification time, SHA-256."""
+    stat = path.stat()
+    return [stat.st_size, stat.st_mtime_ns, hashlib.sha256(path.read_bytes()).hexdigest()]
+
+
+def _fresh(manifest: dict[str, Any]) -> bool:
+    recorded = manifest.get("sources")
+    if manifest.get("tag") != tag() or not isinstance(recorded, dict):
+        return False
+    files = sources()
+    if len(files) != len(recorded):
+        return False
+    for path in files:
+        entry = recorded.get(path.relative_to(ROOT).as_posix())
+        if not isinstance(entry, list) or len(entry) != 3:
+            return False
+        stat = path.stat()
+        if stat.st_size != entry[0]:
+            return False
+        if (stat.st_mtime_ns != entry[1]  # touched: only the content decides
+                and hashlib.sha256(path.read_bytes()).hexdigest() != entry[2]):
+            return False
+    return True
+
+
+def compiled() -> dict[str, Path]:
+    """The compiled modules to use (module name to file), or {} when the build is missing,
+    stale, for another interpreter, or turned off by ``REPLAY_PURE``."""
+    if os.environ.get("REPLAY_PURE") or not MANIFEST.is_file():
+        return {}
+    try:
+        manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
+        if not isinstance(manifest, dict) or not _fresh(manifest):
+            return {}
+        files = manifest.get("modules", {})
+        found = {name: NATIVE / rel for name, rel in files.items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return found if all(p.is_file() for p in found.values()) else {}
+
+
+class _Finder:
+    """Finds the compiled modules of a fresh build (a ``sys.meta_path`` entry)."""
+
+    def __init__(self, modules: dict[str, Path]) -> None:
+        self.modules = modules
+
+    def find_spec(self, name: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        file = self.modules.get(name)
+        if file is None:
+            return None
+        loader = importlib.machinery.ExtensionFileLoader(name, str(file))
+        return importlib.util.spec_from_file_location(name, file, loader=loader)
+
+
+def install() -> bool:
+    """Use the compiled modules from now on, if the build is fresh (see the module)."""
+    if any(isinstance(f, _Finder) for f in sys.meta_path):
+        return True
+    modules = compiled()
+    if not modules:
+        return False
+    sys.meta_path.insert(0, _Finder(modules))
+    return True
+
+
+def active() -> bool:
+    """Whether the compiled modules are in use in this process."""
+    return any(isinstance(f, _Finder) for f in sys.meta_path)
+
+
+install()  # on import: ``replay/__init__`` imports this module before any other

@@ -1,0 +1,92 @@
+"""The compiled hot modules (mypyc, ``replay/native.py``) against the pure-Python reference.
+
+``./run`` builds them at set-up (``tools/build_native.py``); this suite runs on that build, and
+checks here that the build is in use, that it is dropped the moment a source changes, and
+that the pure-Python engine gives the same state hashes on the thousand-odd games of the
+hash fixture (``tests/test_hash_fixture.py`` checks the compiled engine on the same games).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from replay import native
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_fresh_build_is_in_use() -> None:
+    assert native.compiled(), ("no fresh compiled build: run `.venv/bin/python "
+                               "tools/build_native.py` (./run test does it)")
+    assert native.active()
+    import replay.core.hashing
+    import replay.games.manhattan.state
+    for module in (replay.games.manhattan.state, replay.core.hashing):
+        assert module.__file__ is not None and module.__file__.endswith(".so"), module
+
+
+def test_pure_python_gives_the_fixture_hashes() -> None:
+    env = {**os.environ, "REPLAY_PURE": "1"}
+    probe = subprocess.run([sys.executable, "-c", "import replay.native as n, "
+                            "replay.games.manhattan.state as s; print(n.active(), s.__file__)"],
+                           cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert probe.stdout.split()[0] == "False" and probe.stdout.strip().endswith(".py")
+    done = subprocess.run([sys.executable, "tools/hash_fixture.py", "--check"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+def _fake_build(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A package of one source and a manifest of it, in ``tmp``."""
+    package = tmp / "replay"
+    package.mkdir()
+    source = package / "hot.py"
+    source.write_text("X = 1\n")
+    build = tmp / "build" / "native"
+    (build / "replay").mkdir(parents=True)
+    (build / "replay" / "hot.so").write_bytes(b"")
+    monkeypatch.setattr(native, "ROOT", tmp)
+    monkeypatch.setattr(native, "PACKAGE", package)
+    monkeypatch.setattr(native, "NATIVE", build)
+    monkeypatch.setattr(native, "MANIFEST", build / "manifest.json")
+    monkeypatch.delenv("REPLAY_PURE", raising=False)
+    manifest = {"tag": native.tag(), "modules": {"replay.hot": "replay/hot.so"},
+                "sources": {"replay/hot.py": native.fingerprint(source)}}
+    (build / "manifest.json").write_text(json.dumps(manifest))
+    return source
+
+
+def test_a_build_is_dropped_when_a_source_changes(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    source = _fake_build(tmp_path, monkeypatch)
+    assert set(native.compiled()) == {"replay.hot"}
+    os.utime(source, ns=(1, 1))  # touched, same content: still fresh
+    assert set(native.compiled()) == {"replay.hot"}
+    source.write_text("X = 2\n")  # same size, new content
+    assert native.compiled() == {}
+
+
+def test_a_build_is_dropped_when_a_source_is_added_or_pure_is_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = _fake_build(tmp_path, monkeypatch)
+    monkeypatch.setenv("REPLAY_PURE", "1")
+    assert native.compiled() == {}
+    monkeypatch.delenv("REPLAY_PURE")
+    (source.parent / "new.py").write_text("")
+    assert native.compiled() == {}
+
+
+def test_a_build_for_another_interpreter_or_a_broken_manifest_is_ignored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_build(tmp_path, monkeypatch)
+    manifest = json.loads(native.MANIFEST.read_text())
+    native.MANIFEST.write_text(json.dumps({**manifest, "tag": "cpython-399-other"}))
+    assert native.compiled() == {}
+    native.MANIFEST.write_text("{not json")
+    assert native.compiled() == {}

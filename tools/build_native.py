@@ -1,0 +1,83 @@
+"""Compile the hot modules (``replay.native.MODULES``) with mypyc into ``build/native/``.
+
+    .venv/bin/python tools/build_native.py [--force]   # ./run does it at set-up
+
+It does nothing while the build is fresh (see ``replay/native.py``). The pure-Python modules
+stay the reference: the compiled ones are used only while no source of ``replay`` has changed
+since the build. A failed build leaves no compiled module and says why; the engine then runs
+in pure Python, and so does everything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+os.environ["REPLAY_PURE"] = "1"  # this process must not load the build it replaces
+# replay/native.py alone, not the whole package: ./run calls this at every start
+_spec = importlib.util.spec_from_file_location("replay_native", ROOT / "replay" / "native.py")
+assert _spec is not None and _spec.loader is not None
+native = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(native)
+
+
+def build() -> str:
+    """Compile into ``native.NATIVE``; returns what happened, in one line."""
+    if shutil.which("gcc") is None and shutil.which("cc") is None:
+        return "no C compiler; the engine runs in pure Python"
+    start = time.monotonic()
+    shutil.rmtree(native.NATIVE, ignore_errors=True)
+    before = {str(p.relative_to(native.ROOT)): native.fingerprint(p) for p in native.sources()}
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        shutil.copytree(native.PACKAGE, work / "replay",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+        done = subprocess.run([sys.executable, "-m", "mypyc", *native.MODULES], cwd=work,
+                              capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            return ("mypyc failed; the engine runs in pure Python\n"
+                    + done.stdout[-3000:] + done.stderr[-3000:])
+        modules: dict[str, str] = {}
+        for lib in work.rglob("*.so"):
+            if "build" in lib.relative_to(work).parts:
+                continue
+            rel = lib.relative_to(work)
+            target = native.NATIVE / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(lib, target)
+            name = ".".join((*rel.parent.parts, lib.name.split(".")[0]))
+            modules[name] = rel.as_posix()
+    after = {str(p.relative_to(native.ROOT)): native.fingerprint(p) for p in native.sources()}
+    if after != before:  # edited while compiling: this build matches neither version
+        shutil.rmtree(native.NATIVE, ignore_errors=True)
+        return "a source changed during the build; run it again"
+    manifest = {"tag": native.tag(), "modules": modules, "sources": after}
+    native.MANIFEST.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return (f"{len(native.MODULES)} modules compiled into "
+            f"{native.NATIVE.relative_to(native.ROOT)} in {time.monotonic() - start:.0f} s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--force", action="store_true", help="rebuild even when fresh")
+    args = parser.parse_args()
+    os.environ.pop("REPLAY_PURE", None)
+    if not args.force and native.compiled():
+        return 0
+    print("build_native: compiling the hot modules with mypyc...", file=sys.stderr)
+    print(f"build_native: {build()}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
