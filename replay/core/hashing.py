@@ -25,6 +25,19 @@ def item(*parts: object) -> int:
     return value
 
 
+class Items(dict[int, int]):
+    """i -> ``item(name, i)``, worked out once: for items numbered by a counter that changes
+    on every move (the turn, the moves played, ...)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+    def __missing__(self, i: int) -> int:
+        value = self[i] = item(self.name, i)
+        return value
+
+
 def hexdigest(value: int) -> str:
     """A state hash as 16 hex digits."""
     return f"{value:016x}"

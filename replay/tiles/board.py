@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..core import hashing
 from ..core.errors import IllegalMove
 from .features import Feature, FeatureGraph
-from .tileset import SIDE_DELTA, SIDES, TileSet, TileType
+from .tileset import SIDE_DELTA, SIDES, SegmentSeed, TileSet, TileType
 
 Cell = tuple[int, int]
 OPPOSITE = (2, 3, 0, 1)  # the side across from each side
@@ -41,9 +41,13 @@ class Board:
     board: dict[Cell, Placement]
     placements: list[Placement]
     frontier: dict[Cell, str]  # open cell -> the edges its neighbours demand ("." for none)
-    frontier_keys: dict[str, int]  # frontier key -> how many cells have it
+    frontier_keys: dict[str, dict[Cell, None]]  # frontier key -> the open cells that have it
     cloisters: dict[Cell, int]  # cell -> node of a segment that completes by its neighbours
+    near_cloisters: dict[Cell, list[Cell]]  # open cell -> cloister cells of its 3 x 3 block
     hash: int
+
+    if TYPE_CHECKING:  # given by ``TileState``
+        def is_complete(self, feat: Feature) -> bool: ...
 
     def _init_board(self, tileset: TileSet) -> None:
         self.tileset = tileset
@@ -54,6 +58,7 @@ class Board:
         self.frontier = {}
         self.frontier_keys = {}
         self.cloisters = {}
+        self.near_cloisters = {}
         self._last_prospective: tuple[TileType, Cell, int, int, list[list[int]]] | None = None
 
     def can_place(self, tile: TileType) -> bool:
@@ -63,13 +68,11 @@ class Board:
         """Every (x, y, rotation in degrees) where ``tile`` fits, sorted."""
         # each distinct frontier key is tried once (many open cells demand the same edges)
         fit = tile.fit_cache
-        turns = {key: found for key in self.frontier_keys if (found := fit[key])}
-        if not turns:
-            return []
         out = [
             (x, y, 90 * q)
-            for (x, y), key in self.frontier.items() if key in turns
-            for q in turns[key]
+            for key, cells in self.frontier_keys.items() if (turns := fit[key])
+            for x, y in cells
+            for q in turns
         ]
         out.sort()
         return out
@@ -101,6 +104,8 @@ class Board:
         key = self.frontier.get(cell)
         if key is None:
             raise IllegalMove("G4", f"cell ({x},{y}) shares no side with a placed tile")
+        if q in tile.fit_cache[key]:
+            return
         edges = tile.rotations[q].edges
         for s in range(4):
             if key[s] != "." and key[s] != edges[s]:
@@ -162,92 +167,165 @@ class Board:
     def _place(self, tile: TileType, q: int, cell: Cell, player: int | None) -> Placement:
         rot = tile.rotations[q]
         graph = self.graph
+        parent = graph.parent
+        feature = graph.feature
         board = self.board
+        frontier = self.frontier
+        keys = self.frontier_keys
         index = len(self.placements)
-        first = len(graph.parent)
+        first = len(parent)
         placement = Placement(index, tile, q, cell, first, player)
-        feats: list[Feature] = []
-        for seg_type, open_sides, pennants, counts, flags, touches, cloister in tile.seeds:
-            feat = Feature(seg_type, first + len(feats), index, open_sides)
-            if counts:
-                feat.pennants = pennants
-                feat.counts.update(counts)
-                feat.flags.update(flags)
-            if touches:
-                feat.touches = [first + t for t in touches]
-            if cloister:
-                feat.cell = cell
-                self.cloisters[cell] = feat.first
-            feats.append(feat)
-        graph.add_all(feats)
+        seeds = tile.seeds
+        n = len(seeds)
+        # the tile's segments are new nodes; a segment's ``Feature`` is made only when it stays
+        # a root (one that joins a larger feature is added to it in place, see below)
+        parent.extend(range(first, first + n))
+        feature.extend([None] * n)
+        opens = list(tile.open_sides)
+        if tile.cloister_segs:
+            self._add_cloister(tile, cell, first)
         board[cell] = placement
         self.placements.append(placement)
         x, y = cell
         self.hash ^= hashing.item("t", x, y, tile.id, q)
+        key = frontier.pop(cell, None)
+        if key is not None:
+            same = keys[key]
+            del same[cell]
+            if not same:
+                del keys[key]
         # every side shared with a neighbour closes one open end on each side of it; the open
         # ends are counted before the features are joined (a join adds them up), so that the
-        # tile's own features are still its own
-        of = graph.of
+        # tile's own features are still its own. An open cell across a side now demands this
+        # tile's edge there.
+        find = graph.find
+        edges = rot.edges
         joins = []
         for s in range(4):
             dx, dy = SIDE_DELTA[s]
-            nb = board.get((x + dx, y + dy))
-            if nb is None:
-                continue
-            o = OPPOSITE[s]
-            nrot = nb.tile.rotations[nb.rot]
-            nfirst = nb.first_node
-            for si in rot.side_segs[s]:
-                feats[si].open -= 1
-            for ni in nrot.side_segs[o]:
-                of(nfirst + ni).open -= 1
-            joins.append((rot.side_pairs[s], nrot.side_j[o], nfirst))
-        union = graph.union
-        for pairs, nside, nfirst in joins:
-            for j, si in pairs:
-                for ni in nside[2 - j]:
-                    union(first + si, nfirst + ni)
-        frontier = self.frontier
-        keys = self.frontier_keys
-        self._frontier_remove(cell)
-        edges = rot.edges
-        for s in range(4):
-            dx, dy = SIDE_DELTA[s]
             ncell = (x + dx, y + dy)
-            if ncell in board:
+            nb = board.get(ncell)
+            if nb is not None:
+                o = OPPOSITE[s]
+                nrot = nb.tile.rotations[nb.rot]
+                nfirst = nb.first_node
+                for si in rot.side_segs[s]:
+                    opens[si] -= 1
+                for ni in nrot.side_segs[o]:
+                    feature[find(nfirst + ni)].open -= 1  # type: ignore[union-attr]
+                joins.append((rot.side_pairs[s], nrot.side_j[o], nfirst))
                 continue
             key = frontier.pop(ncell, None)  # (then put back last, as a new cell is)
-            if key is None:
-                key = self._frontier_key(ncell)
-            else:  # the cell now demands this tile's edge too
-                left = keys[key] - 1
-                if left:
-                    keys[key] = left
-                else:
+            if key is None:  # a new open cell: the placed tile is its only neighbour
+                key = _LONE_KEY[s][edges[s]]
+            else:
+                same = keys[key]
+                del same[ncell]
+                if not same:
                     del keys[key]
                 o = OPPOSITE[s]
                 key = key[:o] + edges[s] + key[o + 1:]
             frontier[ncell] = key
-            keys[key] = keys.get(key, 0) + 1
+            cells = keys.get(key)
+            if cells is None:
+                keys[key] = {ncell: None}
+            else:
+                cells[ncell] = None
+        # the unions of ``FeatureGraph.union`` in the same order, with the same roots: a new
+        # segment joining a feature of more than one node is absorbed by it (its record is
+        # never made); joining a single node, it becomes the root (made, then joined)
+        union = graph.union
+        for pairs, nside, nfirst in joins:
+            for j, si in pairs:
+                a = first + si
+                for ni in nside[2 - j]:
+                    b = nfirst + ni
+                    if feature[a] is None and parent[a] == a:
+                        rb = find(b)
+                        fb = feature[rb]
+                        assert fb is not None
+                        if len(fb.nodes) > 1:
+                            fb.nodes.append(a)
+                            fb.tiles.add(index)
+                            fb.open += opens[si]
+                            seed = seeds[si]
+                            if seed.counts:
+                                fb.pennants += seed.pennants
+                                counts = fb.counts
+                                for name, v in seed.counts.items():
+                                    counts[name] = counts.get(name, 0) + v
+                                fb.flags.update(seed.flags)
+                            if seed.touches:
+                                fb.touches.extend([first + t for t in seed.touches])
+                            parent[a] = rb
+                            continue
+                        feature[a] = _seed_feature(seeds[si], first, si, index, opens[si], cell)
+                    union(a, b)
+        for k in range(n):
+            node = first + k
+            if parent[node] == node and feature[node] is None:
+                feature[node] = _seed_feature(seeds[k], first, k, index, opens[k], cell)
         return placement
 
-    def _frontier_remove(self, cell: Cell) -> None:
-        key = self.frontier.pop(cell, None)
-        if key is not None:
-            left = self.frontier_keys[key] - 1
-            if left:
-                self.frontier_keys[key] = left
-            else:
-                del self.frontier_keys[key]
+    def _completed_cloisters(self, cell: Cell, done: dict[int, Feature]) -> None:
+        """Add to ``done`` (root -> feature) the cloisters a tile put at ``cell`` completed."""
+        find = self.graph.find
+        feature = self.graph.feature
+        cloisters = self.cloisters
+        for near in self.near_cloisters.pop(cell):  # no tile comes here again
+            root = find(cloisters[near])
+            feat = feature[root]
+            assert feat is not None
+            if root not in done and not feat.scored and self.is_complete(feat):
+                done[root] = feat
 
-    def _frontier_key(self, cell: Cell) -> str:
+    def _add_cloister(self, tile: TileType, cell: Cell, first: int) -> None:
+        """A cloister placed at ``cell``: the tiles that may complete it are those put in its
+        3 x 3 block (its own included, placed first)."""
+        for k in tile.cloister_segs:
+            self.cloisters[cell] = first + k
         x, y = cell
-        get = self.board.get
-        key = ""
-        for s, (dx, dy) in enumerate(SIDE_DELTA):
-            nb = get((x + dx, y + dy))
-            key += "." if nb is None else nb.tile.rotations[nb.rot].edges[OPPOSITE[s]]
+        near = self.near_cloisters
+        board = self.board
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                c = (x + dx, y + dy)
+                if c == cell or c not in board:
+                    near.setdefault(c, []).append(cell)
+
+
+class _LoneKeys(dict[str, str]):
+    """Edge letter -> the frontier key of an open cell whose only neighbour shows that letter
+    on one side (the one of this table, see ``_LONE_KEY``)."""
+
+    def __init__(self, side: int) -> None:
+        super().__init__()
+        self.side = side
+
+    def __missing__(self, letter: str) -> str:
+        key = "".join(letter if s == self.side else "." for s in range(4))
+        self[letter] = key
         return key
+
+
+# per side s of a placed tile: the key of a new open cell across s (its side OPPOSITE[s])
+_LONE_KEY = tuple(_LoneKeys(OPPOSITE[s]) for s in range(4))
+
+
+def _seed_feature(seed: SegmentSeed, first: int, k: int, index: int, open_ends: int,
+                  cell: Cell) -> Feature:
+    """The feature of segment ``k`` of a tile just placed at ``cell`` (placement ``index``,
+    first node ``first``)."""
+    feat = Feature(seed.type, first + k, index, open_ends)
+    if seed.counts:
+        feat.pennants = seed.pennants
+        feat.counts.update(seed.counts)
+        feat.flags.update(seed.flags)
+    if seed.touches:
+        feat.touches = [first + t for t in seed.touches]
+    if seed.cloister:
+        feat.cell = cell
+    return feat
 
 
 def group_links(n: int, links: list[tuple[int, int]],

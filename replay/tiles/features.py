@@ -49,17 +49,24 @@ class Feature:
         self.tokens: list[tuple[int, int]] = []  # Hills & Sheep flock: (draw number, sheep)
 
     def absorb(self, other: Feature) -> None:
-        self.first = min(self.first, other.first)
+        if other.first < self.first:
+            self.first = other.first
         self.nodes.extend(other.nodes)
         self.tiles |= other.tiles
         self.open += other.open
         self.pennants += other.pennants
-        self.figures.extend(other.figures)
-        self.flags |= other.flags
-        self.touches.extend(other.touches)
-        self.scored = self.scored or other.scored
-        for k, v in other.counts.items():
-            self.counts[k] = self.counts.get(k, 0) + v
+        if other.figures:
+            self.figures.extend(other.figures)
+        if other.flags:
+            self.flags |= other.flags
+        if other.touches:
+            self.touches.extend(other.touches)
+        if other.scored:
+            self.scored = True
+        if other.counts:
+            counts = self.counts
+            for k, v in other.counts.items():
+                counts[k] = counts.get(k, 0) + v
         if other.tokens:
             self.tokens.extend(other.tokens)
 

@@ -16,7 +16,7 @@ from ..core.errors import IllegalMove
 from .events import FigurePlaced, FigureReturned
 from .features import Feature, FeatureGraph, Figure
 from .moves import FigureChoice
-from .tileset import ROLE, TileType, location_name
+from .tileset import ROLE, TileType
 
 if TYPE_CHECKING:
     from ..core.events import Event
@@ -45,6 +45,7 @@ class Figures:
     turn: int
     graph: FeatureGraph
     events: list[Event]
+    quiet: bool  # no events are kept (see ``TileState.play``)
     hash: int
 
     if TYPE_CHECKING:  # given by the other parts of ``TileState``
@@ -69,8 +70,9 @@ class Figures:
         rot = tile.rotations[q]
         out: list[FigureChoice] = []
         groups_by_family: dict[str, tuple[list[list[int]], FeatureGraph]] = {}
-        for kind in sorted(self.supply[p]):
-            if self.supply[p][kind] <= 0:
+        supply = self.supply[p]
+        for kind in sorted(supply):
+            if supply[kind] <= 0:
                 continue
             fk = self.figure_kinds[kind]
             found = groups_by_family.get(fk.family)
@@ -83,7 +85,7 @@ class Figures:
                     continue
                 if self._occupied(groups[seg.index], fk.family, graph):
                     continue
-                out.append(FigureChoice(kind, location_name(rot, seg.index)))
+                out.append(FigureChoice(kind, rot.names[seg.index]))
         return out
 
     def _check_figure(self, tile: TileType, cell: Cell, q: int, fig: FigureChoice,
@@ -140,9 +142,10 @@ class Figures:
         self._figure_target(fig, seg.attrs, kind.family).figures.append(fig)
         self.supply[p][fig.kind] -= 1
         self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
-        role = ROLE.get(seg.type) if kind.family == "follower" else choice.kind
-        self.events.append(FigurePlaced(p, choice.kind, placement.cell[0], placement.cell[1],
-                                        choice.location, role, seg.type))
+        if not self.quiet:
+            role = ROLE.get(seg.type) if kind.family == "follower" else choice.kind
+            self.events.append(FigurePlaced(p, choice.kind, placement.cell[0],
+                                            placement.cell[1], choice.location, role, seg.type))
 
     def _figure_target(self, fig: Figure, attrs: Mapping[str, int], family: str) -> Feature:
         """The feature a new figure joins."""
@@ -152,8 +155,9 @@ class Figures:
         feat.figures.remove(fig)
         self.supply[fig.player][fig.kind] += 1
         self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
-        self.events.append(FigureReturned(fig.player, fig.kind, fig.cell[0], fig.cell[1],
-                                          fig.location, feat.first, feat.type))
+        if not self.quiet:
+            self.events.append(FigureReturned(fig.player, fig.kind, fig.cell[0], fig.cell[1],
+                                              fig.location, feat.first, feat.type))
 
     def figure_graphs(self) -> list[FeatureGraph]:
         """The graphs figures stand in (the feature graph, and any the family adds)."""

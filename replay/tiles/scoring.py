@@ -56,12 +56,15 @@ def score_feature(game: Game, feat: Feature, points: int, detail: str, rule: str
         return
     for p in winners:
         game.add_score(p, points)
-    game.emit(score_event(feat.type, phase, points, winners, strengths,
-                                   detail, rule, game.cells_of(feat), feat.first))
+    if not game.quiet:
+        game.emit(score_event(feat.type, phase, points, winners, strengths,
+                              detail, rule, game.cells_of(feat), feat.first))
 
 
 def score_completed(game: Game, feat: Feature) -> None:
     """A feature completed during play scores (G7, G8); its followers go home (G9)."""
+    if not feat.figures:  # no one scores, no one goes home
+        return
     points, detail, rule = game.completed_points(feat)
     score_feature(game, feat, points, detail, rule, "play")
     for fig in list(feat.figures):

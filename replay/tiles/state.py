@@ -48,6 +48,7 @@ class TileState(Board, Figures, GameState):
         self.finished = False
         self.discarded: list[str] = []
         self.events: list[Event] = []  # events of the move being played
+        self.quiet = False  # True while a move is played for a caller that keeps no events
         self.steps: list[Any] = []  # every step applied, to rebuild the game (see _rewind)
         self.setup_events: list[Event] = []
         self.hash = 0
@@ -269,13 +270,21 @@ class TileState(Board, Figures, GameState):
 
     apply = step  # one log move is one tile (a family with two-step turns overrides apply)
 
+    def play(self, move: Any) -> None:
+        """``apply`` building no events (the verifier keeps none)."""
+        self.quiet = True
+        try:
+            self.apply(move)
+        finally:
+            self.quiet = False
+
     def _annotate(self, exc: IllegalMove) -> None:
         exc.move = self.moves_played
         exc.player = self.players[self.turn].name
 
     def _step_done(self, idx: int) -> None:
         self.moves_played += 1
-        self.hash ^= hashing.item("moves", idx) ^ hashing.item("moves", idx + 1)
+        self.hash ^= _MOVES[idx] ^ _MOVES[idx + 1]
 
     def _rewind(self, steps: int) -> None:
         """Back to the state after the first ``steps`` steps, by replaying them."""
@@ -342,8 +351,9 @@ class TileState(Board, Figures, GameState):
         bonus = self._take_tile(tile)
         self.current = None
         placement = self._place(tile, q, cell, p)
-        self.events.append(Place(p, tile.id, move.x, move.y, move.rotation, bonus,
-                                 tile.words))
+        if not self.quiet:
+            self.events.append(Place(p, tile.id, move.x, move.y, move.rotation, bonus,
+                                     tile.words))
         if move.figure is not None:
             self._put_figure(placement, move.figure)
         self._on_figure(placement, move)
@@ -366,8 +376,9 @@ class TileState(Board, Figures, GameState):
             self._finish()
 
     def emit(self, event: Event) -> None:
-        """Record an event of the move being played (rule modules report through this)."""
-        self.events.append(event)
+        """Record an event of the move being played (none while ``quiet``)."""
+        if not self.quiet:
+            self.events.append(event)
 
     def flip(self, *item: object) -> None:
         """Add or remove one item of the state hash (L4): rule modules that keep state of
@@ -380,8 +391,7 @@ class TileState(Board, Figures, GameState):
             return None
         tile = self.pile[self.pile_pos]
         self.pile_pos += 1
-        self.hash ^= hashing.item("drawn", self.pile_pos - 1)
-        self.hash ^= hashing.item("drawn", self.pile_pos)
+        self.hash ^= _DRAWN[self.pile_pos - 1] ^ _DRAWN[self.pile_pos]
         return tile
 
     def add_score(self, player: int, points: int) -> None:
@@ -405,24 +415,17 @@ class TileState(Board, Figures, GameState):
             assert feat is not None
             if feat.scored or root in done:
                 continue
-            if feat.type in closing:  # ``is_complete`` of the closing types, written out
+            # ``is_complete`` written out: the closing types, then cloisters (never others)
+            if feat.type in closing:
                 if feat.open:
                     continue
-            elif not self.is_complete(feat):
+            elif feat.type != "cloister" or not self.is_complete(feat):
                 continue
             done[root] = feat
-        if self.cloisters:
-            x, y = placement.cell
-            for dx in (-1, 0, 1):
-                for dy in (-1, 0, 1):
-                    cloister = self.cloisters.get((x + dx, y + dy))
-                    if cloister is None:
-                        continue
-                    root = find(cloister)
-                    feat = feature[root]
-                    assert feat is not None
-                    if root not in done and not feat.scored and self.is_complete(feat):
-                        done[root] = feat
+        if placement.cell in self.near_cloisters:
+            self._completed_cloisters(placement.cell, done)
+        if not done:
+            return []
         order = self.COMPLETION_ORDER
         completed = sorted(done.values(), key=lambda f: (order.get(f.type, 9), f.first))
         for feat in completed:
@@ -432,9 +435,9 @@ class TileState(Board, Figures, GameState):
 
     def _end_turn(self) -> None:
         self._before_turn_end()
-        self.hash ^= hashing.item("turn", self.turn)
-        self.turn = (self.turn + 1) % len(self.players)
-        self.hash ^= hashing.item("turn", self.turn)
+        turn = (self.turn + 1) % len(self.scores)
+        self.hash ^= _TURN[self.turn] ^ _TURN[turn]
+        self.turn = turn
         self._draw()
 
     def _draw(self) -> None:
@@ -446,13 +449,13 @@ class TileState(Board, Figures, GameState):
         while self.pile_pos < len(self.pile):
             tile = self.pile[self.pile_pos]
             self.pile_pos += 1
-            self.hash ^= hashing.item("drawn", self.pile_pos - 1)
-            self.hash ^= hashing.item("drawn", self.pile_pos)
+            self.hash ^= _DRAWN[self.pile_pos - 1] ^ _DRAWN[self.pile_pos]
             if self.can_place(tile):
                 self.current = tile
                 return
             self.discarded.append(tile.id)
-            self.events.append(Discard(self.turn, tile.id, "G5", tile.words))
+            if not self.quiet:
+                self.events.append(Discard(self.turn, tile.id, "G5", tile.words))
         self.current = None
         self._finish()
 
@@ -463,6 +466,12 @@ class TileState(Board, Figures, GameState):
         self.finished = True
         self.hash ^= hashing.item("finished")
         self.events.append(GameEnd(tuple(self.scores), tuple(self.winners())))
+
+
+# the items the hash changes on every move: the turn, the moves played, the tiles drawn
+_TURN = hashing.Items("turn")
+_MOVES = hashing.Items("moves")
+_DRAWN = hashing.Items("drawn")
 
 
 def build_pile(tileset: TileSet, seed: str) -> list[TileType]:

@@ -6,6 +6,7 @@ Rotating a tile a quarter turn clockwise moves position i to position i + 3.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -96,6 +97,7 @@ class Rotated:
     side_segs: tuple[tuple[int, ...], ...]  # per side: distinct segments incident there
     side_j: tuple[tuple[tuple[int, ...], ...], ...]  # per side, per position j: segments there
     locations: dict[str, int]  # location name (board frame) -> segment index
+    names: tuple[str, ...] = ()  # per segment: its canonical location (``location_name``)
 
 
 class SegmentSeed(NamedTuple):
@@ -131,6 +133,7 @@ class TileType:
     fit_cache: FitCache = field(hash=False, compare=False, repr=False)
     seeds: tuple[SegmentSeed, ...] = field(hash=False, compare=False, repr=False)  # per segment
     words: str = field(default="a tile", compare=False, repr=False)  # for people (``words``)
+    cloister_segs: tuple[int, ...] = field(default=(), compare=False, repr=False)  # G7
 
     def fits(self, key: str) -> tuple[int, ...]:
         """Quarter turns in which this tile fits a cell whose neighbours demand ``key``
@@ -181,8 +184,10 @@ def _rotate(t_pos: list[int], segments: list[Segment], edges: str, quarter: int)
     for seg in segments:
         if seg.name:
             locations[seg.name] = seg.index
-    return Rotated(90 * quarter, rot_edges, pos, tuple(side_pairs), tuple(side_segs), side_j,
-                   locations)
+    rotated = Rotated(90 * quarter, rot_edges, pos, tuple(side_pairs), tuple(side_segs),
+                      side_j, locations)
+    return dataclasses.replace(rotated, names=tuple(location_name(rotated, seg.index)
+                                                    for seg in segments))
 
 
 def location_name(rot: Rotated, seg_index: int) -> str:
@@ -251,6 +256,7 @@ def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
         words=describe_tile(tuple(segments), open_sides, raw["edges"],
                             hill=bool(raw.get("hill")), vineyard=bool(raw.get("vineyard")),
                             volcano=bool(raw.get("volcano"))),
+        cloister_segs=tuple(seg.index for seg in segments if seg.type == "cloister"),
     )
 
 
@@ -323,5 +329,5 @@ def _reorder(t: TileType, order: int) -> TileType:
         id=t.id, count=t.count, edges=t.edges, segments=t.segments, start=t.start,
         bonus=t.bonus, hill=t.hill, vineyard=t.vineyard, volcano=t.volcano,
         rotations=t.rotations, order=order, open_sides=t.open_sides, fit_cache=t.fit_cache,
-        seeds=t.seeds, words=t.words,
+        seeds=t.seeds, words=t.words, cloister_segs=t.cloister_segs,
     )

@@ -92,7 +92,7 @@ class Carcassonne(TileFamily):
         move: Move = random_placement(state, tile, pick, Move)
         for r in state.rules:
             move = r.random_choices(state, tile, move, pick)
-        state.step(move)
+        state.play(move)  # one step: no events are kept
         return move
 
 

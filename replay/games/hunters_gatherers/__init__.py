@@ -75,12 +75,16 @@ class HuntersGatherers(TileFamily):
         if tile is None:
             raise LogFormatError("the generator plays seeded games only")
         move: Move = random_placement(state, tile, pick, Move)
-        state.step(move)
-        if state.bonus_due:
-            assert state.pending_bonus is not None
-            move = dataclasses.replace(move, bonus=random_placement(state, state.pending_bonus,
-                                                                    pick))
-            state.step(move.bonus)
+        state.quiet = True  # the generator keeps no events
+        try:
+            state.step(move)
+            if state.bonus_due:
+                assert state.pending_bonus is not None
+                move = dataclasses.replace(move, bonus=random_placement(
+                    state, state.pending_bonus, pick))
+                state.step(move.bonus)
+        finally:
+            state.quiet = False
         return move
 
 
