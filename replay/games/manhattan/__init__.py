@@ -38,6 +38,7 @@ class Manhattan(Family):
     move_schema = "manhattan-move"
     header_fields = frozenset({"expansions", "options", "material", "deal"})
     player_fields = frozenset({"side", "second_colour"})
+    _checked: tuple[GameConfig, ManhattanState] | None = None
 
     def configure(self, header: Mapping[str, Any], players: tuple[Player, ...],
                   seed: str | None, material: Any = None) -> GameConfig:
@@ -48,7 +49,9 @@ class Manhattan(Family):
         material = material or log.material_from(header.get("material"))
         options = log.options_from(header, players, material)
         config = GameConfig(self.name, (), players, options, seed, material)
-        ManhattanState(config)  # the seats, pieces and deal are checked by setting them up
+        # the seats, pieces and deal are checked by setting them up; the state is kept for
+        # the first new_state of this very config (the replay that follows, as a rule)
+        self._checked = (config, ManhattanState(config))
         return config
 
     def header_json(self, config: GameConfig) -> dict[str, Any]:
@@ -64,6 +67,10 @@ class Manhattan(Family):
         return log.players_json(config)
 
     def new_state(self, config: GameConfig) -> ManhattanState:
+        checked = self._checked
+        if checked is not None and checked[0] is config:  # only one caller has this config
+            self._checked = None
+            return checked[1]
         return ManhattanState(config)
 
     def decode_move(self, raw: Mapping[str, Any], path: str) -> Move:
