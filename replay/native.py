@@ -32,7 +32,7 @@ MANIFEST = NATIVE / "manifest.json"
 # the hot paths of verification and generation, by family (module paths from ROOT)
 MODULES: tuple[str, ...] = (
     *(f"replay/core/{m}.py" for m in
-      ("header_check", "hashing")),
+      ("scan", "header_check", "hashing", "rng")),
     *(f"replay/games/manhattan/{m}.py" for m in
       ("state", "deck", "scoring", "log", "policy", "moves", "hashes")),
 )

@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 
 from .errors import LogFormatError
+from .scan import members
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_MOVES = 1000
@@ -53,31 +54,6 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-def _members(value: Any) -> int:
-    """How many members the objects of a decoded value hold, all told; -1 if it holds a
-    float anywhere (see ``_fast_decode``)."""
-    count = 0
-    stack: list[Any] = [value]
-    while stack:
-        node = stack.pop()
-        if type(node) is dict:
-            count += len(node)
-            for v in node.values():
-                if type(v) is dict or type(v) is list:
-                    stack.append(v)
-                elif type(v) is float:
-                    return -1
-        elif type(node) is list:
-            for v in node:
-                if type(v) is dict or type(v) is list:
-                    stack.append(v)
-                elif type(v) is float:
-                    return -1
-        elif type(node) is float:
-            return -1
-    return count
-
-
 def _fast_decode(text: str) -> Any:
     """The value of ``text`` by orjson (about three times as fast as the standard library),
     or ``_SLOW`` when only the standard decoder may answer.
@@ -92,7 +68,7 @@ def _fast_decode(text: str) -> Any:
         value = orjson.loads(text)
     except orjson.JSONDecodeError:
         return _SLOW
-    return value if text.count(":") == _members(value) else _SLOW
+    return value if text.count(":") == members(value) else _SLOW
 
 
 _SLOW = object()

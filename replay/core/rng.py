@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import MutableSequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -39,9 +39,11 @@ class SeededStream:
         return self._words.pop()
 
     def copy(self) -> SeededStream:
-        other = SeededStream.__new__(SeededStream)
-        other._key, other._block, other._words = self._key, self._block, list(self._words)
-        return other
+        return _restored(self._key, self._block, list(self._words))
+
+    def __reduce__(self) -> tuple[Any, tuple[bytes, int, list[int]]]:
+        # explicit, so that a compiled class (replay/native.py) pickles as the pure one does
+        return (_restored, (self._key, self._block, list(self._words)))
 
     def below(self, n: int) -> int:
         if n <= 0:
@@ -71,6 +73,13 @@ class SeededStream:
             j = w % n
             items[i], items[j] = items[j], items[i]
         self._words = words
+
+
+def _restored(key: bytes, block: int, words: list[int]) -> SeededStream:
+    """A stream at the given point (``copy`` and pickling)."""
+    stream = SeededStream("", "")
+    stream._key, stream._block, stream._words = key, block, words
+    return stream
 
 
 def seed_text(seed: int | str) -> str:
