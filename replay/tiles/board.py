@@ -10,8 +10,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ..core import hashing
 from ..core.errors import IllegalMove
+from ..core.events import Event
+from ..core.family import GameConfig, GameState
 from .features import Feature, FeatureGraph
 from .tileset import SIDE_DELTA, SIDES, TileSet, TileType
 
@@ -19,6 +23,7 @@ Cell = tuple[int, int]
 OPPOSITE = (2, 3, 0, 1)  # the side across from each side
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 @dataclass(slots=True)
 class Placement:
     """A tile on the board: its index in placement order, turn, cell and first node id."""
@@ -31,8 +36,12 @@ class Placement:
     player: int | None  # None for the start tile
 
 
-class Board:
-    """Tiles on cells, the frontier and the feature graph (see the module)."""
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
+class Board(GameState):
+    """Tiles on cells, the frontier and the feature graph (see the module).
+
+    ``GameState`` <- ``Board`` <- ``Figures`` <- ``TileState``: one chain of single
+    inheritance, so that the classes compile with mypyc (``GameState`` stays interpreted)."""
 
     TERRAIN: ClassVar[Mapping[str, str]] = {}  # edge letter -> word, for messages
     tileset: TileSet
@@ -43,7 +52,14 @@ class Board:
     frontier: dict[Cell, str]  # open cell -> the edges its neighbours demand ("." for none)
     frontier_keys: dict[str, int]  # frontier key -> how many cells have it
     cloisters: dict[Cell, int]  # cell -> node of a segment that completes by its neighbours
+    # ``GameState``'s attributes, declared again: compiled with mypyc, ``Board`` is a native
+    # class on an interpreted base, whose attributes mypyc does not see
+    config: GameConfig
+    scores: list[int]
+    finished: bool
+    moves_played: int
     hash: int
+    setup_events: list[Event]
 
     def _init_board(self, tileset: TileSet) -> None:
         self.tileset = tileset

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ...core.family import Family, GameConfig
 from ...tiles.features import Feature, Figure
 from ...tiles.moves import TileMove
@@ -36,6 +38,7 @@ class Move(TileMove):
     hidden: str | None = None  # table logs: the tile put under a hill (HS7), if known
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class CarcassonneState(TileState):
     """One game of Carcassonne in progress."""
 

@@ -13,6 +13,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ...core import hashing
 from ...core.errors import IllegalMove
 from ...core.events import Event
@@ -44,6 +46,7 @@ class Move(TileMove):
 WATER = frozenset({"river", "lake"})  # the segments of the river networks (HG8)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class HuntersGatherersState(TileState):
     """One game of Hunters & Gatherers in progress."""
 
