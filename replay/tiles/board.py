@@ -6,6 +6,7 @@ with the edges each demands), the feature graph, and the checks of a placement (
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -308,3 +309,16 @@ def group_links(n: int, links: list[tuple[int, int]],
     for i in range(n):
         groups[i] = roots_of.get(f(i), [])
     return groups
+
+
+def own_abc_cache(cls: type) -> None:
+    """Give a class compiled by mypyc its own ``ABCMeta`` caches. A compiled class under an ABC
+    (``GameState``) is made without ``ABCMeta.__new__``: it would share its base's cache, and
+    ``isinstance`` would answer for one subclass what it found for another. Interpreted
+    classes have their own already (nothing is done)."""
+    if "_abc_impl" not in cls.__dict__:
+        getattr(abc, "_abc_init")(cls)  # noqa: B009
+
+
+own_abc_cache(Board)
+

@@ -15,7 +15,7 @@ from mypy_extensions import mypyc_attr
 
 from ..core import hashing
 from ..core.errors import IllegalMove
-from .board import Board, Cell, Placement
+from .board import Board, Cell, Placement, own_abc_cache
 from .events import FigurePlaced, FigureReturned
 from .features import Feature, FeatureGraph, Figure
 from .moves import FigureChoice
@@ -158,3 +158,6 @@ class Figures(Board):
                if feat is not None for fig in feat.figures]
         out.sort(key=lambda f: f.node)
         return out
+
+
+own_abc_cache(Figures)

@@ -19,7 +19,7 @@ from ..core.errors import IllegalMove
 from ..core.events import Event, GameEnd
 from ..core.family import GameConfig
 from ..core.rng import SeededStream
-from .board import Cell, Placement, group_links
+from .board import Cell, Placement, group_links, own_abc_cache
 from .events import Discard, Place
 from .features import Feature, Figure
 from .figures import FigureKind, Figures
@@ -468,6 +468,9 @@ class TileState(Figures):
         self.finished = True
         self.hash ^= hashing.item("finished")
         self.events.append(GameEnd(tuple(self.scores), tuple(self.winners())))
+
+
+own_abc_cache(TileState)
 
 
 def build_pile(tileset: TileSet, seed: str) -> list[TileType]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from ...core.family import Family, GameConfig
+from ...tiles.board import own_abc_cache
 from ...tiles.features import Feature, Figure
 from ...tiles.moves import TileMove
 from ...tiles.state import FigureKind, TileState
@@ -144,6 +145,9 @@ class CarcassonneState(TileState):
 
     def final_scoring(self) -> None:
         scoring.final_scoring(self)
+
+
+own_abc_cache(CarcassonneState)
 
 
 def _having(rules: tuple[ExpansionRules, ...], *hooks: str) -> tuple[ExpansionRules, ...]:

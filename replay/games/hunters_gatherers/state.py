@@ -20,6 +20,7 @@ from ...core.errors import IllegalMove
 from ...core.events import Event
 from ...core.family import Family, GameConfig
 from ...core.rng import SeededStream
+from ...tiles.board import own_abc_cache
 from ...tiles.events import Discard
 from ...tiles.features import Feature, FeatureGraph, Figure
 from ...tiles.moves import TileMove
@@ -384,3 +385,6 @@ class HuntersGatherersState(TileState):
 
     def final_scoring(self) -> None:
         scoring.final_scoring(self)
+
+
+own_abc_cache(HuntersGatherersState)
