@@ -28,10 +28,12 @@ def run(tree: Path, games: int) -> list[dict[str, Any]]:
     out = subprocess.run([sys.executable, str(tree / "benchmarks" / "bench.py"), "--json",
                           "--games", str(games)], env=env, cwd=tree, capture_output=True,
                          text=True, check=False)
-    start = out.stdout.find("[")
-    if start < 0:
+    starts = [i for i in (out.stdout.find("{"), out.stdout.find("[")) if i >= 0]
+    if not starts:
         raise SystemExit(f"{tree}: bench.py printed no JSON:\n{out.stdout}\n{out.stderr}")
-    rows: list[dict[str, Any]] = json.loads(out.stdout[start:])
+    data = json.loads(out.stdout[min(starts):])
+    # a list of rows (older bench.py), or an object with them under "configs"
+    rows: list[dict[str, Any]] = data["configs"] if isinstance(data, dict) else data
     return rows
 
 

@@ -31,8 +31,12 @@ NATIVE = ROOT / "build" / "native"
 MANIFEST = NATIVE / "manifest.json"
 # the hot paths of verification and generation, by family (module paths from ROOT)
 MODULES: tuple[str, ...] = (
-    *(f"replay/core/{m}.py" for m in
-      ("scan", "header_check", "hashing", "rng")),
+    *(f"replay/core/{m}.py" for m in ("scan", "header_check", "hashing", "rng")),
+    *(f"replay/tiles/{m}.py" for m in
+      ("state", "board", "figures", "features", "moves", "scoring")),
+    *(f"replay/games/carcassonne/{m}.py" for m in
+      ("state", "rules", "scoring", "hills_sheep", "inns_cathedrals")),
+    *(f"replay/games/hunters_gatherers/{m}.py" for m in ("state", "scoring")),
     *(f"replay/games/manhattan/{m}.py" for m in
       ("state", "deck", "scoring", "log", "policy", "moves", "hashes")),
 )

@@ -27,7 +27,8 @@ def test_the_fresh_build_is_in_use() -> None:
     assert native.active()
     import replay.core.hashing
     import replay.games.manhattan.state
-    for module in (replay.games.manhattan.state, replay.core.hashing):
+    import replay.tiles.state
+    for module in (replay.games.manhattan.state, replay.tiles.state, replay.core.hashing):
         assert module.__file__ is not None and module.__file__.endswith(".so"), module
 
 

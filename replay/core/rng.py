@@ -16,11 +16,14 @@ import struct
 from collections.abc import MutableSequence
 from typing import Any, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 T = TypeVar("T")
 
 _TWO64 = 1 << 64
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class SeededStream:
     """A counter-based stream of 64-bit words derived from (seed, purpose)."""
 

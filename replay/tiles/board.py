@@ -6,12 +6,17 @@ with the edges each demands), the feature graph, and the checks of a placement (
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from ..core import hashing
 from ..core.errors import IllegalMove
+from ..core.events import Event
+from ..core.family import GameConfig, GameState
 from .features import Feature, FeatureGraph
 from .tileset import SIDE_DELTA, SIDES, SegmentSeed, TileSet, TileType
 
@@ -19,6 +24,7 @@ Cell = tuple[int, int]
 OPPOSITE = (2, 3, 0, 1)  # the side across from each side
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 @dataclass(slots=True)
 class Placement:
     """A tile on the board: its index in placement order, turn, cell and first node id."""
@@ -31,8 +37,12 @@ class Placement:
     player: int | None  # None for the start tile
 
 
-class Board:
-    """Tiles on cells, the frontier and the feature graph (see the module)."""
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
+class Board(GameState):
+    """Tiles on cells, the frontier and the feature graph (see the module).
+
+    ``GameState`` <- ``Board`` <- ``Figures`` <- ``TileState``: one chain of single
+    inheritance, so that the classes compile with mypyc (``GameState`` stays interpreted)."""
 
     TERRAIN: ClassVar[Mapping[str, str]] = {}  # edge letter -> word, for messages
     tileset: TileSet
@@ -44,10 +54,14 @@ class Board:
     frontier_keys: dict[str, dict[Cell, None]]  # frontier key -> the open cells that have it
     cloisters: dict[Cell, int]  # cell -> node of a segment that completes by its neighbours
     near_cloisters: dict[Cell, list[Cell]]  # open cell -> cloister cells of its 3 x 3 block
+    # ``GameState``'s attributes, declared again: compiled with mypyc, ``Board`` is a native
+    # class on an interpreted base, whose attributes mypyc does not see
+    config: GameConfig
+    scores: list[int]
+    finished: bool
+    moves_played: int
     hash: int
-
-    if TYPE_CHECKING:  # given by ``TileState``
-        def is_complete(self, feat: Feature) -> bool: ...
+    setup_events: list[Event]
 
     def _init_board(self, tileset: TileSet) -> None:
         self.tileset = tileset
@@ -267,6 +281,10 @@ class Board:
                 feature[node] = _seed_feature(seeds[k], first, k, index, opens[k], cell)
         return placement
 
+    @abc.abstractmethod
+    def is_complete(self, feat: Feature) -> bool:
+        """Whether a feature is complete (``TileState`` says)."""
+
     def _completed_cloisters(self, cell: Cell, done: dict[int, Feature]) -> None:
         """Add to ``done`` (root -> feature) the cloisters a tile put at ``cell`` completed."""
         find = self.graph.find
@@ -370,3 +388,16 @@ def group_links(n: int, links: list[tuple[int, int]],
     for i in range(n):
         groups[i] = roots_of.get(f(i), [])
     return groups
+
+
+def own_abc_cache(cls: type) -> None:
+    """Give a class compiled by mypyc its own ``ABCMeta`` caches. A compiled class under an ABC
+    (``GameState``) is made without ``ABCMeta.__new__``: it would share its base's cache, and
+    ``isinstance`` would answer for one subclass what it found for another. Interpreted
+    classes have their own already (nothing is done)."""
+    if "_abc_impl" not in cls.__dict__:
+        getattr(abc, "_abc_init")(cls)  # noqa: B009
+
+
+own_abc_cache(Board)
+

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
 
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 @dataclass(slots=True)
 class Figure:
     """A figure on the board: whose, what kind, on which segment node, cell and location,
@@ -24,6 +27,7 @@ class Figure:
     hill: bool  # stands on a hill tile (HS8)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class Feature:
     """A feature (the segments joined under one root) with everything scoring needs: its
     tiles, open ends (complete at ``open == 0``), figures, symbols and flags."""
@@ -71,6 +75,7 @@ class Feature:
             self.tokens.extend(other.tokens)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class FeatureGraph:
     """The placed segments as union-find nodes; each root holds its feature's ``Feature``."""
 

@@ -11,8 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from ..core import hashing
 from ..core.errors import IllegalMove
+from .board import Board, Cell, Placement, own_abc_cache
 from .events import FigurePlaced, FigureReturned
 from .features import Feature, FeatureGraph, Figure
 from .moves import FigureChoice
@@ -20,8 +23,6 @@ from .tileset import ROLE, TileType
 
 if TYPE_CHECKING:
     from ..core.events import Event
-    from ..core.family import Player
-    from .board import Cell, Placement
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,22 +38,16 @@ class FigureKind:
     count: int  # how many each player starts with
 
 
-class Figures:
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
+class Figures(Board):
     """The figure rules of ``TileState`` (see the module)."""
 
     figure_kinds: dict[str, FigureKind]
     supply: list[dict[str, int]]  # per seat: kind -> figures left
     turn: int
-    graph: FeatureGraph
     events: list[Event]
     quiet: bool  # no events are kept (see ``TileState.play``)
     hash: int
-
-    if TYPE_CHECKING:  # given by the other parts of ``TileState``
-        @property
-        def players(self) -> tuple[Player, ...]: ...
-
-        def _prospective(self, tile: TileType, cell: Cell, q: int) -> list[list[int]]: ...
 
     def _groups_for(self, figure_family: str, tile: TileType, cell: Cell,
                     q: int) -> tuple[list[list[int]], FeatureGraph]:
@@ -168,3 +163,6 @@ class Figures:
                if feat is not None for fig in feat.figures]
         out.sort(key=lambda f: f.node)
         return out
+
+
+own_abc_cache(Figures)

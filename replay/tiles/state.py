@@ -9,27 +9,29 @@ nothing here knows which game it plays.
 
 from __future__ import annotations
 
-import io
-import pickle
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, Self
+
+from mypy_extensions import mypyc_attr
 
 from ..core import hashing
 from ..core.errors import IllegalMove
 from ..core.events import Event, GameEnd
-from ..core.family import GameConfig, GameState
+from ..core.family import GameConfig
 from ..core.rng import SeededStream
-from .board import Board, Cell, Placement, group_links
+from .board import Cell, Placement, group_links, own_abc_cache
 from .events import Discard, Place
 from .features import Feature, Figure
 from .figures import FigureKind, Figures
 from .moves import FigureChoice, TileMove
+from .snapshot import copy_state
 from .tileset import TileSet, TileType
 
 __all__ = ["Cell", "FigureKind", "Placement", "TileState", "build_pile", "group_links"]
 
 
-class TileState(Board, Figures, GameState):
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
+class TileState(Figures):
     """One tile-laying game in progress (see the module)."""
 
     MOVE: ClassVar[type] = TileMove  # the family's move class
@@ -161,9 +163,7 @@ class TileState(Board, Figures, GameState):
             raise
 
     def copy(self) -> Self:
-        buf = io.BytesIO()
-        _SharingPickler(buf, self).dump(self)
-        copied: Self = _SharingUnpickler(io.BytesIO(buf.getvalue()), self).load()
+        copied: Self = copy_state(self)
         return copied
 
     def legal_moves(self) -> Iterator[Any]:
@@ -268,7 +268,9 @@ class TileState(Board, Figures, GameState):
         events, self.events = self.events, []
         return events
 
-    apply = step  # one log move is one tile (a family with two-step turns overrides apply)
+    def apply(self, move: Any) -> list[Event]:
+        """One log move is one tile (a family with two-step turns overrides this)."""
+        return self.step(move)
 
     def play(self, move: Any) -> None:
         """``apply`` building no events (the verifier keeps none)."""
@@ -292,8 +294,11 @@ class TileState(Board, Figures, GameState):
         assert isinstance(fresh, TileState)
         for m in self.steps[:steps]:
             fresh.step(m)
-        self.__dict__.clear()
-        self.__dict__.update(fresh.__dict__)
+        if hasattr(self, "__mypyc_attrs__"):  # compiled by mypyc: the attributes are slots
+            getattr(self, "__setstate__")(fresh.__getstate__())  # noqa: B009
+        else:
+            self.__dict__.clear()
+            self.__dict__.update(fresh.__dict__)
 
     def _check(self, move: Any) -> TileType:
         if self.finished:
@@ -474,6 +479,9 @@ _MOVES = hashing.Items("moves")
 _DRAWN = hashing.Items("drawn")
 
 
+own_abc_cache(TileState)
+
+
 def build_pile(tileset: TileSet, seed: str) -> list[TileType]:
     """The seeded draw pile (G2): tile-set order, each tile ``count`` times, the start tile once
     less, then a Fisher-Yates shuffle from ``SeededStream(seed, "pile")``."""
@@ -484,31 +492,3 @@ def build_pile(tileset: TileSet, seed: str) -> list[TileType]:
         pile.extend([t] * (t.count - (1 if t.start else 0)))
     SeededStream(seed, "pile").shuffle(pile)
     return pile
-
-
-class _SharingPickler(pickle.Pickler):
-    """Pickles a state but not its immutable parts (configuration, tile types, family)."""
-
-    def __init__(self, buf: io.BytesIO, state: TileState) -> None:
-        super().__init__(buf, protocol=pickle.HIGHEST_PROTOCOL)
-        self.shared = _shared(state)
-
-    def persistent_id(self, obj: Any) -> Any:
-        return self.shared.get(id(obj))
-
-
-class _SharingUnpickler(pickle.Unpickler):
-    def __init__(self, buf: io.BytesIO, state: TileState) -> None:
-        super().__init__(buf)
-        self.objects = _objects(state)
-
-    def persistent_load(self, pid: Any) -> Any:
-        return self.objects[pid]
-
-
-def _objects(state: TileState) -> list[Any]:
-    return [state.config, state.family, state.tileset, *state.tileset.tiles]
-
-
-def _shared(state: TileState) -> dict[int, int]:
-    return {id(obj): k for k, obj in enumerate(_objects(state))}

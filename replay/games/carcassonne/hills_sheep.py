@@ -13,10 +13,11 @@ import dataclasses
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
+
+from mypy_extensions import mypyc_attr
 
 from ...core.errors import IllegalMove
-from ...core.events import cells_text, event_kind, join_words, person
 from ...core.family import Expansion, Option
 from ...core.json_input import plain_int, short_text
 from ...core.rng import SeededStream
@@ -26,9 +27,9 @@ from ...tiles.scoring import plural as _n
 from ...tiles.state import FigureKind
 from ...tiles.tileset import location_name
 from .rules import ExpansionRules, Points
+from .sheep_events import HiddenTile, TokenDraw, Wolf
 
 if TYPE_CHECKING:
-    from ...core.family import Player
     from ...tiles.state import Placement
     from ...tiles.tileset import TileType
     from .state import CarcassonneState as Game
@@ -82,6 +83,7 @@ def _has_shepherd_of(game: Game, root: int, player: int) -> bool:
     return any(f.kind == "shepherd" and f.player == player for f in feat.figures)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class SheepBag:
     """The per-game state of Hills & Sheep: the bag (HS1), its seeded stream, the number of
     draws so far, and the tiles hidden under hills (HS7; "?" when a table log did not say)."""
@@ -426,87 +428,3 @@ def _clear(game: Game, feat: Feature, why: str) -> None:
     for fig in list(feat.figures):
         if fig.kind == "shepherd":
             game.return_figure(feat, fig)
-
-
-# ---------------------------------------------------------------------------- events
-
-@event_kind
-class TokenDraw(NamedTuple):
-    """A token drawn from the bag for a flock (HS2, HS3)."""
-
-    player: int
-    token: str  # "wolf" or "N sheep"
-    sheep: int  # 0 for the wolf
-    rule: str
-    cells: list[list[int]]  # the field
-    feature_id: int  # the field (see docs/events.md)
-
-    @property
-    def type(self) -> str:
-        return "sheep"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "sheep", "player": self.player, "token": self.token,
-                "sheep": self.sheep, "rule": self.rule, "cells": [list(c) for c in self.cells],
-                "feature_id": self.feature_id}
-
-    def describe(self, names: Sequence[str]) -> str:
-        return (f"draw {names[self.player]}: {self.token} [{self.rule}] for the field "
-                f"{cells_text(self.cells)}; feature {self.feature_id}")
-
-    def explain(self, players: Sequence[Player]) -> str:
-        token = "a wolf" if self.sheep == 0 else self.token
-        return f"{person(players, self.player)} drew {token} for the flock ({self.rule})"
-
-
-@event_kind
-class Wolf(NamedTuple):
-    """A wolf was drawn: the flock is lost and its shepherds go home (HS3)."""
-
-    player: int
-    tokens: tuple[str, ...]  # the sheep lost
-    rule: str
-    cells: list[list[int]]
-    feature_id: int  # the field
-
-    @property
-    def type(self) -> str:
-        return "wolf"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "wolf", "player": self.player, "tokens": list(self.tokens),
-                "rule": self.rule, "cells": [list(c) for c in self.cells],
-                "feature_id": self.feature_id}
-
-    def describe(self, names: Sequence[str]) -> str:
-        lost = ", ".join(self.tokens) or "no sheep"
-        return (f"wolf [{self.rule}]: the flock ({lost}) is lost; field "
-                f"{cells_text(self.cells)}; feature {self.feature_id}")
-
-    def explain(self, players: Sequence[Player]) -> str:
-        lost = join_words(list(self.tokens))
-        flock = f"the flock ({lost})" if lost else "the flock"
-        return f"a wolf: {flock} is lost and its shepherds go home ({self.rule})"
-
-
-@event_kind
-class HiddenTile(NamedTuple):
-    """The next tile of the pile went under a hill, out of the game (HS7)."""
-
-    player: int
-    tile: str  # "?" when a table log does not say
-    rule: str
-
-    @property
-    def type(self) -> str:
-        return "hidden"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "hidden", "player": self.player, "tile": self.tile, "rule": self.rule}
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"hidden under the hill: {self.tile} [{self.rule}]"
-
-    def explain(self, players: Sequence[Player]) -> str:
-        return (f"the next tile of the pile goes under the hill {person(players, self.player)} "
-                f"placed, unseen and out of the game ({self.rule})")

@@ -11,7 +11,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ...core.family import Family, GameConfig
+from ...tiles.board import own_abc_cache
 from ...tiles.features import Feature, Figure
 from ...tiles.moves import TileMove
 from ...tiles.state import FigureKind, TileState
@@ -36,6 +39,7 @@ class Move(TileMove):
     hidden: str | None = None  # table logs: the tile put under a hill (HS7), if known
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class CarcassonneState(TileState):
     """One game of Carcassonne in progress."""
 
@@ -141,6 +145,9 @@ class CarcassonneState(TileState):
 
     def final_scoring(self) -> None:
         scoring.final_scoring(self)
+
+
+own_abc_cache(CarcassonneState)
 
 
 def _having(rules: tuple[ExpansionRules, ...], *hooks: str) -> tuple[ExpansionRules, ...]:

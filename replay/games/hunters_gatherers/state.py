@@ -13,11 +13,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ...core import hashing
 from ...core.errors import IllegalMove
 from ...core.events import Event
 from ...core.family import Family, GameConfig
 from ...core.rng import SeededStream
+from ...tiles.board import own_abc_cache
 from ...tiles.events import Discard
 from ...tiles.features import Feature, FeatureGraph, Figure
 from ...tiles.moves import TileMove
@@ -44,6 +47,7 @@ class Move(TileMove):
 WATER = frozenset({"river", "lake"})  # the segments of the river networks (HG8)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class HuntersGatherersState(TileState):
     """One game of Hunters & Gatherers in progress."""
 
@@ -381,3 +385,6 @@ class HuntersGatherersState(TileState):
 
     def final_scoring(self) -> None:
         scoring.final_scoring(self)
+
+
+own_abc_cache(HuntersGatherersState)

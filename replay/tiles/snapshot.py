@@ -1,0 +1,76 @@
+"""Copies of a tile-laying game's state (``TileState.copy``): pickled, but not its immutable
+parts (configuration, tile types, family, and frozen dataclasses such as moves and figure kinds),
+which the copy shares.
+
+This module stays interpreted when the engine is compiled with mypyc (a compiled subclass of
+``pickle.Pickler`` does not work). Every mutable class a state holds is marked
+``mypyc_attr(allow_interpreted_subclasses=True, serializable=True)`` where it is compiled:
+unpickling makes an object without calling ``__init__`` (serializable), and mypyc's
+``__init__`` still runs when interpreted code calls the class only with the other flag. Frozen
+dataclasses are shared, not copied (compiled, they refuse the ``setattr`` of unpickling).
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from .state import TileState
+
+S = TypeVar("S", bound="TileState")
+
+
+def copy_state(state: S) -> S:
+    """An independent copy of ``state`` that shares its immutable parts."""
+    buf = io.BytesIO()
+    pickler = _SharingPickler(buf, state)
+    pickler.dump(state)
+    copied: S = _SharingUnpickler(io.BytesIO(buf.getvalue()), pickler.objects).load()
+    return copied
+
+
+class _SharingPickler(pickle.Pickler):
+    """Pickles a state but not its immutable parts: they go to ``objects``, the pickle holds
+    their index."""
+
+    def __init__(self, buf: io.BytesIO, state: TileState) -> None:
+        super().__init__(buf, protocol=pickle.HIGHEST_PROTOCOL)
+        self.objects = _objects(state)
+        self.shared = {id(obj): k for k, obj in enumerate(self.objects)}
+
+    def persistent_id(self, obj: Any) -> Any:
+        found = self.shared.get(id(obj))
+        if found is not None or not _frozen(type(obj)):
+            return found
+        # a frozen dataclass (compiled by mypyc, it could not be unpickled: its fields are set
+        # by ``setattr``, which it refuses)
+        self.shared[id(obj)] = k = len(self.objects)
+        self.objects.append(obj)
+        return k
+
+
+_FROZEN: dict[type, bool] = {}
+
+
+def _frozen(cls: type) -> bool:
+    """Whether ``cls`` is a frozen dataclass (its objects never change)."""
+    found = _FROZEN.get(cls)
+    if found is None:
+        params = getattr(cls, "__dataclass_params__", None)
+        found = _FROZEN[cls] = params is not None and params.frozen
+    return found
+
+
+class _SharingUnpickler(pickle.Unpickler):
+    def __init__(self, buf: io.BytesIO, objects: list[Any]) -> None:
+        super().__init__(buf)
+        self.objects = objects
+
+    def persistent_load(self, pid: Any) -> Any:
+        return self.objects[pid]
+
+
+def _objects(state: TileState) -> list[Any]:
+    return [state.config, state.family, state.tileset, *state.tileset.tiles]
