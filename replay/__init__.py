@@ -17,7 +17,9 @@ format, drawing); see ``docs/api.md``.
 """
 
 from . import native  # noqa: F401 I001 (first: it may put compiled modules before the sources)
-from . import svg
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
 from .core.events import Event, GameEnd, Score
 from .core.family import Family, GameConfig, GameState, Player, families, family
@@ -25,8 +27,11 @@ from .core.json_input import decode
 from .core.playback import Failure, Playback, Position, Step, play_through, steps
 from .core.record import GameRecord, load, parse, read_file, read_game
 from .core.verify import Report, verify, verify_data, verify_file, verify_parsed
-from .generate import dumps, generate_log
-from .tiles.tileset import load_tileset_file as load_tileset
+
+if TYPE_CHECKING:
+    from . import svg
+    from .generate import dumps, generate_log
+    from .tiles.tileset import load_tileset_file as load_tileset
 
 __all__ = [
     "Event", "Failure", "Family", "GameConfig", "GameEnd", "GameRecord", "GameState",
@@ -35,3 +40,27 @@ __all__ = [
     "load", "load_tileset", "parse", "play_through", "read_file", "read_game", "steps", "svg",
     "verify", "verify_data", "verify_file", "verify_parsed",
 ]
+
+# imported on first use (PEP 562), so that ``python -m replay verify`` loads neither the
+# drawing, nor the generator, nor a tile set it does not need: name -> (module, attribute)
+_LAZY: dict[str, tuple[str, str | None]] = {
+    "svg": (".svg", None),
+    "dumps": (".generate", "dumps"),
+    "generate_log": (".generate", "generate_log"),
+    "load_tileset": (".tiles.tileset", "load_tileset_file"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The public names imported on first use (``_LAZY``)."""
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(where[0], __name__)
+    value = module if where[1] is None else getattr(module, where[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

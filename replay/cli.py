@@ -8,7 +8,7 @@ import os
 import sys
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cli_help import (
     EXAMPLES,
@@ -28,8 +28,13 @@ from .core.verify import (
     EXIT_VALID,
     verify_file,
 )
-from .generate import dumps, generate_log
-from .tiles.tileset import TileSet, load_tileset_file
+
+if TYPE_CHECKING:
+    from .tiles.tileset import TileSet
+
+# the commands, in the order the help lists them; a command line starting with one of them
+# builds only that command's arguments (``build_parser(only=...)``)
+COMMANDS = ("verify", "generate", "import", "render", "audit", "ingest", "serve")
 
 
 def _expansions(text: str) -> tuple[str, ...]:
@@ -52,7 +57,11 @@ def _all_options() -> list[Option]:
 
 
 def _tileset(path: str | None) -> TileSet | None:
-    return None if path is None else load_tileset_file(path)
+    if path is None:
+        return None
+    from .tiles.tileset import load_tileset_file
+
+    return load_tileset_file(path)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -110,6 +119,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     ``-o``, else one file each in ``-o DIR``); their problems go to stderr. 2 when a source
     is unreadable, not a foreign format, or refused."""
     from .core.record import foreign, read_file
+    from .generate import dumps
     from .importers import ImportRefused, importers
 
     if len(args.sources) > 1 and not args.out:
@@ -153,6 +163,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_generate(args: argparse.Namespace) -> int:
     """``generate``: write random legal games, to stdout or one file each in ``--out``; 2 for
     arguments the game does not accept."""
+    from .generate import dumps, generate_log
+
     fam = family(args.game)
     known = {o.key for o in fam.options}
     options: dict[str, Any] = {}
@@ -289,22 +301,58 @@ def _option_help(opt: Option) -> str:
             f"default: {opt.default})")
 
 
+# each command's one-line help (the list of ``python -m replay --help``)
+HELP = {
+    "verify": "check logs move by move (exit 0 valid, 1 illegal move or wrong claim, 2 "
+              "unreadable)",
+    "generate": "write random legal games",
+    "import": "convert JCloisterZone saves and Board Game Arena logs to logs v1",
+    "render": "draw a position of a log as SVG",
+    "serve": "serve the web viewer and the JSON API",
+}
+
+
 @cache
-def build_parser() -> argparse.ArgumentParser:
-    """The command line: ``verify``, ``generate``, ``import``, ``render`` and ``serve`` (built
-    once); every option says its default, every command shows examples."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line: ``verify``, ``generate``, ``import``, ``render``, ``audit``,
+    ``ingest`` and ``serve`` (built once); every option says its default, every command shows
+    examples.
+
+    ``only`` (one of ``COMMANDS``) builds that command's arguments alone, enough to parse a
+    command line that starts with it: the other commands are listed with their help but take
+    no arguments, and the top-level description is left out, so that ``verify`` imports
+    neither every game family (``generate``'s choices) nor the web server (``serve``'s
+    defaults)."""
     parser = argparse.ArgumentParser(
         prog="python -m replay",
-        description="Replay, verify, generate and draw recorded games: "
+        description=None if only else "Replay, verify, generate and draw recorded games: "
         + ", ".join(f.label for f in families()) + ". " + NUMBERING,
         epilog="Run 'python -m replay COMMAND --help' for a command's options and examples. "
                "Exit codes: 0 valid, 1 an illegal move or a wrong claim, 2 unreadable or bad "
                "arguments, 3 internal error.")
     parser.add_argument("--version", action=VersionAction, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in ("verify", "generate", "import", "render"):
+        _add(sub, name, only)
+    from .audit.parsers import add_parsers
 
-    v = _command(sub, "verify", "check logs move by move (exit 0 valid, 1 illegal move or "
-                 "wrong claim, 2 unreadable)",
+    add_parsers(sub)  # audit and ingest, always: their code is imported when they run
+    _add(sub, "serve", only)
+    return parser
+
+
+def _add(sub: Any, name: str, only: str | None) -> None:
+    """Add the command ``name``: with its arguments, or, when ``only`` names another one,
+    with its help alone."""
+    if only is None or only == name:
+        {"verify": _add_verify, "generate": _add_generate, "import": _add_import,
+         "render": _add_render, "serve": _add_serve}[name](sub)
+    else:
+        sub.add_parser(name, help=HELP[name])
+
+
+def _add_verify(sub: Any) -> None:
+    v = _command(sub, "verify", HELP["verify"],
                  "Replay each log (or JCloisterZone save, or Board Game Arena log) and say "
                  "whether every move and every claimed score is right: one line per file, and "
                  "a summary line after several. " + NUMBERING)
@@ -321,7 +369,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "wrong claim only)")
     v.set_defaults(func=cmd_verify)
 
-    g = _command(sub, "generate", "write random legal games",
+
+
+def _add_generate(sub: Any) -> None:
+    g = _command(sub, "generate", HELP["generate"],
                  "Play random legal games from a seed and write their logs (one JSON "
                  "document each).")
     names = [f.name for f in families()]
@@ -349,16 +400,19 @@ def build_parser() -> argparse.ArgumentParser:
                    "built-in one, recorded in the log (default: the built-in set)")
     g.set_defaults(func=cmd_generate)
 
-    im = _command(sub, "import", "convert JCloisterZone saves and Board Game Arena logs to "
-                  "logs v1", "Convert foreign saved games to logs v1 (verify and render read "
-                  "them directly too); problems met go to stderr.")
+
+def _add_import(sub: Any) -> None:
+    im = _command(sub, "import", HELP["import"], "Convert foreign saved games to logs v1 "
+                  "(verify and render read them directly too); problems met go to stderr.")
     im.add_argument("sources", nargs="+", metavar="SRC",
                     help="saved games to convert (JCloisterZone .jcz, Board Game Arena JSON)")
     im.add_argument("-o", "--out", metavar="DIR", help="write DIR/<name>.json for each source "
                     "(default: stdout, one source only)")
     im.set_defaults(func=cmd_import)
 
-    r = _command(sub, "render", "draw a position of a log as SVG",
+
+def _add_render(sub: Any) -> None:
+    r = _command(sub, "render", HELP["render"],
                  "Draw the board of a log at one position as SVG (the picture the web viewer "
                  "shows). " + NUMBERING)
     r.add_argument("file", metavar="FILE", help="the log (or foreign save) to draw")
@@ -373,14 +427,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "built-in one of the log's game (default: the built-in set)")
     r.set_defaults(func=cmd_render)
 
-    from .audit.parsers import add_parsers
 
-    add_parsers(sub)
-
+def _add_serve(sub: Any) -> None:
     from web.server import Settings
 
     defaults = Settings()
-    s = _command(sub, "serve", "serve the web viewer and the JSON API",
+    s = _command(sub, "serve", HELP["serve"],
                  "Serve the upload page, the viewer and the JSON API (waitress; Werkzeug with "
                  "--debug).")
     s.add_argument("--host", default=defaults.host, help="address to listen on; 0.0.0.0 for "
@@ -405,7 +457,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Werkzeug's development server: one process, reloads nothing "
                         "(default: off)")
     s.set_defaults(func=cmd_serve)
-    return parser
 
 
 def internal_error(exc: BaseException) -> str:
@@ -421,8 +472,9 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a player's name
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
+    args = parser.parse_args(words)
     try:
         code: int = args.func(args)
         sys.stdout.flush()

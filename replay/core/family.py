@@ -5,8 +5,8 @@ and its drawing; a **state** (``GameState``) is one position of one game of it, 
 move. The split follows OpenSpiel's Game/State; the registry follows python-chess's variants.
 The core (log envelope, replay loop, verifier, CLI, web app) talks only to these two classes.
 
-Families register themselves when ``replay.games`` is imported; ``families()`` and
-``family(name)`` do that import on first use.
+A family registers itself when its package is imported; ``replay.games.PACKAGES`` names the
+package of each, ``family(name)`` imports only the one it is asked for, ``families()`` all.
 """
 
 from __future__ import annotations
@@ -344,22 +344,37 @@ def register(family: Family) -> Family:
     return family
 
 
-def _load() -> None:
-    if not _REGISTRY:
-        importlib.import_module("replay.games")
+def _packages() -> Mapping[str, str]:
+    """The package of each family, by the log's ``game`` (``replay.games.PACKAGES``)."""
+    from .. import games
+
+    return games.PACKAGES
+
+
+def _load(name: str) -> None:
+    """Import the package of the family ``name`` (which registers it), if there is one."""
+    package = _packages().get(name)
+    if package is not None and name not in _REGISTRY:
+        importlib.import_module(package)
 
 
 def families() -> tuple[Family, ...]:
-    """Every registered game family, in registration order."""
-    _load()
-    return tuple(_REGISTRY.values())
+    """Every game family (all their packages imported): those of ``replay.games`` in its
+    order, then any other registered, in registration order."""
+    order = {name: i for i, name in enumerate(_packages())}
+    for name in order:
+        _load(name)
+    return tuple(sorted(_REGISTRY.values(), key=lambda f: order.get(f.name, len(order))))
 
 
 def family(name: str, path: str = "/game") -> Family:
-    """The family whose log ``game`` is ``name``; ``LogFormatError`` at ``path`` otherwise."""
-    _load()
+    """The family whose log ``game`` is ``name`` (only its package is imported);
+    ``LogFormatError`` at ``path`` otherwise."""
     found = _REGISTRY.get(name)
     if found is None:
+        _load(name)
+        found = _REGISTRY.get(name)
+    if found is None:
         raise LogFormatError(f"{name!r} is not a game this service knows (choose from "
-                             f"{', '.join(_REGISTRY)})", path)
+                             f"{', '.join(f.name for f in families())})", path)
     return found

@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Mapping
 from typing import Any
-
-import orjson
 
 from .errors import LogFormatError
 from .scan import members
@@ -38,6 +37,14 @@ MAX_STRING = 1000  # the longest string the schema allows (a /meta value)
 # A log of MAX_MOVES moves holds some 30,000 values; a text with more commas, braces and
 # brackets than this is refused before it is parsed (a million tiny objects would cost seconds)
 MAX_SEPARATORS = 200_000
+
+# orjson costs more to import (it brings datetime, uuid and platform) than it saves on a few
+# small texts, where it is hardly faster than ``json``: a process takes it up for a text of
+# ORJSON_SIZE characters, or from its ORJSON_AFTER-th text on (a web server, an audit), so a
+# one-file verify never imports it. Either way the value is the same (see ``_fast_decode``).
+ORJSON_SIZE = 64 * 1024
+ORJSON_AFTER = 32
+_texts = 0  # texts decoded in this process, up to ORJSON_AFTER
 
 # a JSON escape of a UTF-16 surrogate; only then can a decoded string hold a lone one
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -64,6 +71,8 @@ def _fast_decode(text: str) -> Any:
     this proves that no key was written twice and no string holds a colon). Anything else
     (an error, a float, a colon in a string) is decoded again by ``json``, whose results and
     messages are the reference (``tests/test_json_input.py`` checks both agree)."""
+    import orjson  # here: see ORJSON_SIZE
+
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError:
@@ -74,6 +83,14 @@ def _fast_decode(text: str) -> Any:
 _SLOW = object()
 
 
+def _orjson_pays(size: int) -> bool:
+    """Whether the fast decoder is worth its import for a text of ``size`` characters."""
+    global _texts
+    if _texts < ORJSON_AFTER:
+        _texts += 1
+    return size >= ORJSON_SIZE or _texts >= ORJSON_AFTER or "orjson" in sys.modules
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
@@ -82,7 +99,7 @@ def decode(data: bytes | str, max_bytes: int = MAX_BYTES, fast: bool = True) -> 
     """Bytes (or text) to a JSON value; ``LogFormatError`` for anything that is not I-JSON.
 
     ``fast=False`` decodes with the standard library only (the reference the fast path is
-    tested against)."""
+    tested against); ``fast=True`` takes orjson when it pays (``ORJSON_SIZE``)."""
     if isinstance(data, str):  # at most 4 bytes a character: most texts need no encoding
         size = len(data) if len(data) * 4 <= max_bytes else len(data.encode("utf-8",
                                                                              "surrogatepass"))
@@ -99,7 +116,7 @@ def decode(data: bytes | str, max_bytes: int = MAX_BYTES, fast: bool = True) -> 
     if separators > MAX_SEPARATORS:
         raise LogFormatError(f"the text holds {separators} commas, braces and brackets; a log "
                              f"holds far fewer (at most {MAX_SEPARATORS} are read)")
-    value = _fast_decode(text) if fast else _SLOW
+    value = _fast_decode(text) if fast and _orjson_pays(len(text)) else _SLOW
     if value is not _SLOW:
         return value
     try:

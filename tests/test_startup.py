@@ -1,0 +1,67 @@
+"""Start-up: ``python -m replay verify FILE`` imports only what that file needs.
+
+A one-file verify is mostly interpreter start-up and imports, so each module it does not need
+is time lost (issue "Verify 1,000 logs/s per core"). These tests run the command in a fresh
+interpreter and read which modules it imported (``sys.modules``); they measure no time.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from replay import dumps, generate_log
+from replay.games import PACKAGES
+
+ROOT = Path(__file__).resolve().parent.parent
+# never needed to verify a valid log v1: the web app, drawing, the generator, foreign
+# formats, the JSON Schema validator (the header check is the fast path) and orjson (dearer to
+# import than it saves on one small file)
+NOT_NEEDED = ("web", "replay.svg", "replay.tiles.drawing", "replay.tiles.art",
+              "replay.generate", "replay.importers", "replay.audit.command", "jsonschema",
+              "orjson")
+# a game of each family: (game, players, expansions)
+GAMES = [("base", 2, ()), ("base", 6, ("inns-cathedrals", "hills-sheep")),
+         ("hunters-gatherers", 3, ()), ("manhattan", 4, ())]
+
+
+# ``python -m replay verify FILE``, then the names of every module imported (``-X importtime``
+# would miss those imported by ``importlib.import_module``)
+_VERIFY = """import runpy, sys
+sys.argv = ["replay", "verify", sys.argv[1]]
+try:
+    runpy.run_module("replay", run_name="__main__", alter_sys=True)
+finally:
+    sys.stderr.write("\\nmodules: " + " ".join(sorted(sys.modules)) + "\\n")
+"""
+
+
+def imported_by_verify(path: Path) -> set[str]:
+    """The modules a fresh ``python -m replay verify PATH`` imports (it must say valid)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    done = subprocess.run([sys.executable, "-c", _VERIFY, str(path)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert ": valid," in done.stdout
+    found = re.search(r"^modules: (.*)$", done.stderr, re.M)
+    assert found, done.stderr[-2000:]
+    return set(found[1].split())
+
+
+@pytest.mark.parametrize(("game", "players", "expansions"), GAMES)
+def test_a_one_file_verify_imports_its_family_alone(tmp_path: Path, game: str, players: int,
+                                                    expansions: tuple[str, ...]) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(dumps(generate_log(game, players, 7, expansions)), encoding="utf-8")
+    modules = imported_by_verify(path)
+    assert PACKAGES[game] in modules
+    others = [p for g, p in PACKAGES.items() if g != game]
+    wrong = sorted(m for m in modules for prefix in (*NOT_NEEDED, *others)
+                   if m == prefix or m.startswith(prefix + "."))
+    assert not wrong, f"a verify of a {game} log imported {wrong}"
