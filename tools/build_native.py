@@ -11,6 +11,7 @@ in pure Python, and so does everything else.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import importlib.util
 import json
 import os
@@ -22,6 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+PURE_ASKED = bool(os.environ.get("REPLAY_PURE"))
 os.environ["REPLAY_PURE"] = "1"  # this process must not load the build it replaces
 # replay/native.py alone, not the whole package: ./run calls this at every start
 _spec = importlib.util.spec_from_file_location("replay_native", ROOT / "replay" / "native.py")
@@ -72,10 +74,19 @@ def main() -> int:
     parser.add_argument("--force", action="store_true", help="rebuild even when fresh")
     args = parser.parse_args()
     os.environ.pop("REPLAY_PURE", None)
+    if PURE_ASKED and not args.force:
+        return 0  # REPLAY_PURE: the build would not be used
     if not args.force and native.compiled():
         return 0
-    print("build_native: compiling the hot modules with mypyc...", file=sys.stderr)
-    print(f"build_native: {build()}", file=sys.stderr)
+    native.NATIVE.parent.mkdir(parents=True, exist_ok=True)
+    with open(native.NATIVE.parent / "native.lock", "w") as lock:
+        # one build at a time (two ./run started together); the second finds it fresh
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not args.force and native.compiled():
+            return 0
+        print("build_native: compiling the hot modules with mypyc (about a minute)...",
+              file=sys.stderr)
+        print(f"build_native: {build()}", file=sys.stderr)
     return 0
 
 
