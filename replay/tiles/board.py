@@ -9,7 +9,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -22,7 +22,7 @@ from .tileset import SIDE_DELTA, SIDES, SegmentSeed, TileSet, TileType
 
 Cell = tuple[int, int]
 OPPOSITE = (2, 3, 0, 1)  # the side across from each side
-_SPAN = 4096  # cells nearer the start than this in x and y pack into one int (see ``_tile_item``)
+_SPAN: Final = 4096  # cells nearer the start than this in x and y pack into one int
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
