@@ -9,7 +9,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -22,6 +22,7 @@ from .tileset import SIDE_DELTA, SIDES, SegmentSeed, TileSet, TileType
 
 Cell = tuple[int, int]
 OPPOSITE = (2, 3, 0, 1)  # the side across from each side
+_SPAN: Final = 4096  # cells nearer the start than this in x and y pack into one int
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
@@ -76,11 +77,31 @@ class Board(GameState):
         self._last_prospective: tuple[TileType, Cell, int, int, list[list[int]]] | None = None
 
     def can_place(self, tile: TileType) -> bool:
-        return any(map(tile.fit_cache.__getitem__, self.frontier_keys))
+        fit: dict[str, tuple[int, ...]] = tile.fit_cache  # fills in the keys it is asked
+        return any(fit[key] for key in self.frontier_keys)
 
     def placements_of(self, tile: TileType) -> list[tuple[int, int, int]]:
         """Every (x, y, rotation in degrees) where ``tile`` fits, sorted."""
-        # each distinct frontier key is tried once (many open cells demand the same edges)
+        # each distinct frontier key is tried once (many open cells demand the same edges);
+        # the spots are sorted as ints ((x, y, q) packed in order), then unpacked
+        fit: dict[str, tuple[int, ...]] = tile.fit_cache
+        codes: list[int] = []
+        for key, cells in self.frontier_keys.items():
+            turns = fit[key]
+            if not turns:
+                continue
+            for x, y in cells:
+                if not (-_SPAN < x < _SPAN and -_SPAN < y < _SPAN):
+                    return self._placements_far(tile)
+                base = ((x + _SPAN) * 2 * _SPAN + y + _SPAN) * 4
+                for q in turns:
+                    codes.append(base + q)
+        codes.sort()
+        span = 2 * _SPAN
+        return [(c // 4 // span - _SPAN, c // 4 % span - _SPAN, 90 * (c % 4)) for c in codes]
+
+    def _placements_far(self, tile: TileType) -> list[tuple[int, int, int]]:
+        """``placements_of`` on a board that reaches ``_SPAN`` cells from the start."""
         fit = tile.fit_cache
         out = [
             (x, y, 90 * q)
@@ -188,7 +209,10 @@ class Board(GameState):
         keys = self.frontier_keys
         index = len(self.placements)
         first = len(parent)
-        placement = Placement(index, tile, q, cell, first, player)
+        # compiled, a ``Cell`` local is unboxed and boxed again at each use as a key: the cells
+        # this places and looks at are made boxed once (``Any``)
+        at: Any = cell
+        placement = Placement(index, tile, q, at, first, player)
         seeds = tile.seeds
         n = len(seeds)
         # the tile's segments are new nodes; a segment's ``Feature`` is made only when it stays
@@ -198,36 +222,39 @@ class Board(GameState):
         opens = list(tile.open_sides)
         if tile.cloister_segs:
             self._add_cloister(tile, cell, first)
-        board[cell] = placement
+        board[at] = placement
         self.placements.append(placement)
         x, y = cell
-        self.hash ^= hashing.item("t", x, y, tile.id, q)
-        key = frontier.pop(cell, None)
+        self.hash ^= _tile_item(x, y, tile.id, q)
+        key = frontier.pop(at, None)
         if key is not None:
             same = keys[key]
-            del same[cell]
+            del same[at]
             if not same:
                 del keys[key]
         # every side shared with a neighbour closes one open end on each side of it; the open
         # ends are counted before the features are joined (a join adds them up), so that the
         # tile's own features are still its own. An open cell across a side now demands this
         # tile's edge there.
-        find = graph.find
         edges = rot.edges
-        joins = []
+        side_segs = rot.side_segs
+        side_pairs = rot.side_pairs
+        around: list[Any] = [(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)]
+        joins: list[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...], int]] = []
         for s in range(4):
-            dx, dy = SIDE_DELTA[s]
-            ncell = (x + dx, y + dy)
+            ncell = around[s]
             nb = board.get(ncell)
             if nb is not None:
-                o = OPPOSITE[s]
+                o = (s + 2) % 4
                 nrot = nb.tile.rotations[nb.rot]
                 nfirst = nb.first_node
-                for si in rot.side_segs[s]:
+                for si in side_segs[s]:
                     opens[si] -= 1
                 for ni in nrot.side_segs[o]:
-                    feature[find(nfirst + ni)].open -= 1  # type: ignore[union-attr]
-                joins.append((rot.side_pairs[s], nrot.side_j[o], nfirst))
+                    nfeat = feature[graph.find(nfirst + ni)]
+                    assert nfeat is not None
+                    nfeat.open -= 1
+                joins.append((side_pairs[s], nrot.side_j[o], nfirst))
                 continue
             key = frontier.pop(ncell, None)  # (then put back last, as a new cell is)
             if key is None:  # a new open cell: the placed tile is its only neighbour
@@ -237,7 +264,7 @@ class Board(GameState):
                 del same[ncell]
                 if not same:
                     del keys[key]
-                o = OPPOSITE[s]
+                o = (s + 2) % 4
                 key = key[:o] + edges[s] + key[o + 1:]
             frontier[ncell] = key
             cells = keys.get(key)
@@ -248,14 +275,13 @@ class Board(GameState):
         # the unions of ``FeatureGraph.union`` in the same order, with the same roots: a new
         # segment joining a feature of more than one node is absorbed by it (its record is
         # never made); joining a single node, it becomes the root (made, then joined)
-        union = graph.union
         for pairs, nside, nfirst in joins:
             for j, si in pairs:
                 a = first + si
                 for ni in nside[2 - j]:
                     b = nfirst + ni
                     if feature[a] is None and parent[a] == a:
-                        rb = find(b)
+                        rb = graph.find(b)
                         fb = feature[rb]
                         assert fb is not None
                         if len(fb.nodes) > 1:
@@ -273,12 +299,12 @@ class Board(GameState):
                                 fb.touches.extend([first + t for t in seed.touches])
                             parent[a] = rb
                             continue
-                        feature[a] = _seed_feature(seeds[si], first, si, index, opens[si], cell)
-                    union(a, b)
+                        feature[a] = _seed_feature(seeds[si], first, si, index, opens[si], at)
+                    graph.union(a, b)
         for k in range(n):
             node = first + k
             if parent[node] == node and feature[node] is None:
-                feature[node] = _seed_feature(seeds[k], first, k, index, opens[k], cell)
+                feature[node] = _seed_feature(seeds[k], first, k, index, opens[k], at)
         return placement
 
     @abc.abstractmethod
@@ -328,6 +354,23 @@ class _LoneKeys(dict[str, str]):
 
 # per side s of a placed tile: the key of a new open cell across s (its side OPPOSITE[s])
 _LONE_KEY = tuple(_LoneKeys(OPPOSITE[s]) for s in range(4))
+
+# tile id -> (x, y, quarter turns) packed in an int -> ``hashing.item("t", x, y, id, q)``
+_TILE_ITEMS: dict[str, dict[int, int]] = {}
+
+
+def _tile_item(x: int, y: int, tile_id: str, q: int) -> int:
+    """The hash item of a tile on a cell (``hashing.item("t", ...)``), from a table."""
+    if not (-_SPAN < x < _SPAN and -_SPAN < y < _SPAN):
+        return hashing.item("t", x, y, tile_id, q)
+    table = _TILE_ITEMS.get(tile_id)
+    if table is None:
+        table = _TILE_ITEMS[tile_id] = {}
+    code = (x * 2 * _SPAN + y) * 4 + q  # one int per (x, y, q)
+    value = table.get(code)
+    if value is None:
+        value = table[code] = hashing.item("t", x, y, tile_id, q)
+    return value
 
 
 def _seed_feature(seed: SegmentSeed, first: int, k: int, index: int, open_ends: int,

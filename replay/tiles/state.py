@@ -250,20 +250,22 @@ class TileState(Figures):
     def step(self, move: Any) -> list[Event]:
         """Check and apply one tile. Returns its events; raises ``IllegalMove`` and leaves the
         state exactly as it was."""
+        # typed: compiled, the move's fields are read natively
         if move.__class__ is not self.MOVE:
             move = self._as_move(move)
+        m: TileMove = move
         idx = self.moves_played
         try:
-            tile = self._check(move)
+            tile = self._check(m)
         except IllegalMove as exc:
             self._annotate(exc)
             raise
         self.events = []
-        self.steps.append(move)
-        if move.discard:
+        self.steps.append(m)
+        if m.discard:
             self._discard(tile)
         else:
-            self._apply(tile, move)
+            self._apply(tile, m)
         self._step_done(idx)
         events, self.events = self.events, []
         return events
@@ -300,7 +302,7 @@ class TileState(Figures):
             self.__dict__.clear()
             self.__dict__.update(fresh.__dict__)
 
-    def _check(self, move: Any) -> TileType:
+    def _check(self, move: TileMove) -> TileType:
         if self.finished:
             raise IllegalMove("G11", "the game is over: the draw pile is empty")
         if move.discard and self.config.seed is not None:
@@ -314,10 +316,11 @@ class TileState(Figures):
                                   f"be placed, e.g. at ({first[0]},{first[1]}) turned "
                                   f"{first[2]}°")
             return tile
-        if move.rotation not in (0, 90, 180, 270) or type(move.rotation) is not int:
-            raise IllegalMove("G1", f"rotation {move.rotation} is not 0, 90, 180 or 270")
+        rotation = move.rotation
+        if rotation not in (0, 90, 180, 270) or type(rotation) is not int:
+            raise IllegalMove("G1", f"rotation {rotation} is not 0, 90, 180 or 270")
         cell = (move.x, move.y)
-        q = move.rotation // 90
+        q = rotation // 90
         self._check_placement(tile, cell, q)
         if move.figure is None and not self._needs_groups(move):
             groups: list[list[int]] = []
@@ -328,7 +331,7 @@ class TileState(Figures):
         self._check_extra(tile, cell, q, move, groups)
         return tile
 
-    def _tile_for(self, move: Any) -> TileType:
+    def _tile_for(self, move: TileMove) -> TileType:
         if self.config.seed is not None:
             assert self.current is not None
             if move.tile is not None and move.tile != self.current.id:
@@ -349,7 +352,7 @@ class TileState(Figures):
 
     # ------------------------------------------------------------------ applying
 
-    def _apply(self, tile: TileType, move: Any) -> None:
+    def _apply(self, tile: TileType, move: TileMove) -> None:
         p = self.turn
         q = move.rotation // 90
         cell = (move.x, move.y)

@@ -140,7 +140,7 @@ class HuntersGatherersState(TileState):
         if self.bonus_due:
             exc.message = f"bonus tile: {exc.message}"
 
-    def _check(self, move: Any) -> TileType:
+    def _check(self, move: TileMove) -> TileType:
         try:
             return super()._check(move)
         except IllegalMove as exc:
@@ -153,7 +153,7 @@ class HuntersGatherersState(TileState):
             raise IllegalMove("HG7", f"{tile.id} is a bonus tile: it is played only after a "
                               "forest with gold is completed")
 
-    def _tile_for(self, move: Any) -> TileType:
+    def _tile_for(self, move: TileMove) -> TileType:
         if not self.bonus_due:
             return super()._tile_for(move)
         want = self.pending_bonus
