@@ -101,7 +101,8 @@ def engine() -> str:
     from replay import native
 
     if native.active():
-        return f"compiled hot modules (mypyc, {len(native.MODULES)} modules, build/native)"
+        count = sum(not name.endswith("__mypyc") for name in native.compiled())  # no runtime
+        return f"compiled hot modules (mypyc, {count} modules, build/native)"
     return "pure Python (no fresh compiled build, or REPLAY_PURE set)"
 
 

@@ -1,6 +1,6 @@
 """Compiled hot modules (mypyc), used only while they match the sources they were built from.
 
-``tools/build_native.py`` (run by ``./run`` at set-up) compiles the modules of ``MODULES``
+``tools/build_native.py`` (run by ``./run`` at set-up) compiles the hot modules it lists
 with mypyc into ``build/native/`` and writes a manifest: the interpreter it built for, and
 the size, modification time and SHA-256 of every ``.py`` file of the package. ``install()``,
 called once by ``replay/__init__``, puts a finder first on ``sys.meta_path`` that imports the
@@ -29,17 +29,6 @@ PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
 NATIVE = ROOT / "build" / "native"
 MANIFEST = NATIVE / "manifest.json"
-# the hot paths of verification and generation, by family (module paths from ROOT)
-MODULES: tuple[str, ...] = (
-    *(f"replay/core/{m}.py" for m in ("scan", "header_check", "hashing", "rng")),
-    *(f"replay/tiles/{m}.py" for m in
-      ("state", "board", "figures", "features", "moves", "scoring")),
-    *(f"replay/games/carcassonne/{m}.py" for m in
-      ("state", "rules", "scoring", "hills_sheep", "inns_cathedrals")),
-    *(f"replay/games/hunters_gatherers/{m}.py" for m in ("state", "scoring")),
-    *(f"replay/games/manhattan/{m}.py" for m in
-      ("state", "deck", "scoring", "log", "policy", "moves", "hashes")),
-)
 
 
 def tag() -> str:
