@@ -33,7 +33,7 @@ _spec.loader.exec_module(native)
 
 # the hot paths of verification and generation, by family (module paths from ROOT)
 MODULES: tuple[str, ...] = (
-    *(f"replay/core/{m}.py" for m in ("scan", "header_check", "hashing", "rng")),
+    *(f"replay/core/{m}.py" for m in ("scan", "header_check", "hashing", "rng", "loop")),
     *(f"replay/tiles/{m}.py" for m in
       ("state", "board", "figures", "features", "moves", "scoring")),
     *(f"replay/games/carcassonne/{m}.py" for m in

@@ -18,11 +18,16 @@ def item(*parts: object) -> int:
     key = parts
     value = _cache.get(key)
     if value is None:
-        text = "|".join(str(p) for p in parts)
-        value = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+        value = text_item("|".join(str(p) for p in parts))
         if len(_cache) < 1_000_000:
             _cache[key] = value
     return value
+
+
+def text_item(text: str) -> int:
+    """``item`` of parts whose texts joined by "|" are ``text`` (not cached: for callers that
+    keep their own table)."""
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
 class Items(dict[int, int]):
@@ -40,4 +45,4 @@ class Items(dict[int, int]):
 
 def hexdigest(value: int) -> str:
     """A state hash as 16 hex digits."""
-    return f"{value:016x}"
+    return value.to_bytes(8, "big").hex()  # as f"{value:016x}", in half the time

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import LogFormatError
-from .scan import members
+from .scan import members, within_bounds
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_MOVES = 1000
@@ -206,6 +206,8 @@ def check_bounds(value: Any, parts: tuple[Any, ...] = (), free: bool = False) ->
 
     ``parts`` is where ``value`` sits in the log (the depth counts from the root); under a
     ``free`` value (``/meta``) any JSON number is allowed."""
+    if within_bounds(value, len(parts), MAX_DEPTH, MAX_ITEMS, MAX_STRING):
+        return  # the usual case, told without making the path of every value
     stack: list[tuple[Any, tuple[Any, ...], bool]] = [(value, parts, free)]
     while stack:
         node, at, loose = stack.pop()

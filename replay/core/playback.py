@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import hashing
 from .errors import IllegalMove
+from .loop import run_moves
 
 if TYPE_CHECKING:
     from .events import Event
@@ -130,26 +131,9 @@ def play_through(record: GameRecord, upto: int | None = None, keep_events: bool 
                  checkpoints: bool = True) -> Playback:
     """Replay ``record`` (its first ``upto`` moves) and stop at the first illegal move."""
     state = record.new_state()
-    events: list[list[Event]] = []
-    hash_values: list[int] = []
-    scores: list[list[int]] = []
-    kept: dict[int, GameState] = {}
-    error: IllegalMove | None = None
     moves = record.moves if upto is None else record.moves[:upto]
-    apply = state.apply if keep_events else state.play
-    for k, move in enumerate(moves):
-        try:
-            ev = apply(move)
-        except IllegalMove as exc:
-            error = exc
-            break
-        if keep_events:
-            events.append(ev)
-        hash_values.append(state.hash)
-        scores.append(list(state.scores))
-        if checkpoints and (k + 1) % CHECKPOINT == 0:
-            kept[k + 1] = state.copy()
-    hashes = [f"{h:016x}" for h in hash_values]  # hashing.hexdigest, written out
+    events, hashes, scores, kept, error = run_moves(state, moves, keep_events,
+                                                    CHECKPOINT if checkpoints else 0)
     if (error is None and record.end_after_last_move and not state.finished
             and state.moves_played == len(record.moves) and hashes):
         final = state.end_now()

@@ -14,74 +14,105 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import MutableSequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from mypy_extensions import mypyc_attr
 
 T = TypeVar("T")
 
-_TWO64 = 1 << 64
+_TWO32: Final = 1 << 32
+_TWO64: Final = 1 << 64
+_MASK32: Final = _TWO32 - 1
+# below this bound, ``below`` works on the 32-bit halves of a word: every number it computes
+# then fits in 62 bits (an unboxed int once compiled, see replay/native.py), and the answer
+# is the same as from the 64-bit word
+_SMALL: Final = 1 << 30
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class SeededStream:
     """A counter-based stream of 64-bit words derived from (seed, purpose)."""
 
-    __slots__ = ("_key", "_block", "_words")
+    __slots__ = ("_key", "_block", "_halves")
 
     def __init__(self, seed: str, purpose: str) -> None:
         self._key = hashlib.sha256(f"carcassonne-replay/v1|{purpose}|{seed}".encode()).digest()
         self._block = 0
-        self._words: list[int] = []
+        # the words of the current block not used yet, as 32-bit halves in reverse order
+        # (``pop`` gives a word's high half, then its low half)
+        self._halves: list[int] = []
+
+    def _refill(self) -> list[int]:
+        """The next block's four words as eight 32-bit halves, last first."""
+        digest = hashlib.sha256(self._key + struct.pack(">Q", self._block)).digest()
+        self._block += 1
+        halves = list(struct.unpack(">8I", digest))
+        halves.reverse()
+        self._halves = halves
+        return halves
 
     def word(self) -> int:
-        if not self._words:
-            digest = hashlib.sha256(self._key + struct.pack(">Q", self._block)).digest()
-            self._block += 1
-            self._words = list(reversed(struct.unpack(">4Q", digest)))
-        return self._words.pop()
+        halves = self._halves or self._refill()
+        hi = halves.pop()
+        return hi << 32 | halves.pop()
 
     def copy(self) -> SeededStream:
-        return _restored(self._key, self._block, list(self._words))
+        return _restored(self._key, self._block, list(self._halves))
 
     def __reduce__(self) -> tuple[Any, tuple[bytes, int, list[int]]]:
         # explicit, so that a compiled class (replay/native.py) pickles as the pure one does
-        return (_restored, (self._key, self._block, list(self._words)))
+        return (_restored, (self._key, self._block, list(self._halves)))
 
     def below(self, n: int) -> int:
-        if n <= 0:
-            raise ValueError("below() needs a positive bound")
-        limit = _TWO64 - (_TWO64 % n)
+        if not 0 < n <= _TWO64:
+            raise ValueError("below() needs a bound from 1 to 2^64 (it draws 64-bit words)")
+        if n >= _SMALL:
+            limit = _TWO64 - (_TWO64 % n)
+            while True:
+                w = self.word()
+                if w < limit:
+                    return w % n
+        # with w = hi * 2^32 + lo: w < 2^64 - (2^64 mod n) unless hi is all ones and lo is
+        # above 2^32 - 1 - (2^64 mod n); and w mod n = ((hi mod n) * (2^32 mod n) + lo) mod n
+        r32 = _TWO32 % n
+        r64 = r32 * r32 % n
+        halves = self._halves
         while True:
-            w = self.word()
-            if w < limit:
-                return w % n
+            if not halves:
+                halves = self._refill()
+            hi = halves.pop()
+            lo = halves.pop()
+            if hi != _MASK32 or lo <= _MASK32 - r64:
+                return (hi % n * r32 + lo) % n
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         # ``below(i + 1)`` for each i, written out (the same words, the same result): a
         # shuffle is most of the cost of setting up a game
-        words = self._words
-        key, pack, sha256 = self._key, struct.pack, hashlib.sha256
+        if len(items) > _SMALL:
+            for i in range(len(items) - 1, 0, -1):
+                j = self.below(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        halves = self._halves
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = _TWO64 - (_TWO64 % n)
+            r32 = _TWO32 % n
+            r64 = r32 * r32 % n
             while True:
-                if not words:
-                    digest = sha256(key + pack(">Q", self._block)).digest()
-                    self._block += 1
-                    words = list(reversed(struct.unpack(">4Q", digest)))
-                w = words.pop()
-                if w < limit:
+                if not halves:
+                    halves = self._refill()
+                hi = halves.pop()
+                lo = halves.pop()
+                if hi != _MASK32 or lo <= _MASK32 - r64:
                     break
-            j = w % n
+            j = (hi % n * r32 + lo) % n
             items[i], items[j] = items[j], items[i]
-        self._words = words
 
 
-def _restored(key: bytes, block: int, words: list[int]) -> SeededStream:
+def _restored(key: bytes, block: int, halves: list[int]) -> SeededStream:
     """A stream at the given point (``copy`` and pickling)."""
     stream = SeededStream("", "")
-    stream._key, stream._block, stream._words = key, block, words
+    stream._key, stream._block, stream._halves = key, block, halves
     return stream
 
 

@@ -17,6 +17,7 @@ from ..core import hashing
 from ..core.errors import IllegalMove
 from ..core.events import Event
 from ..core.family import GameConfig, GameState
+from ..core.rng import SeededStream
 from .features import Feature, FeatureGraph
 from .tileset import SIDE_DELTA, SIDES, SegmentSeed, TileSet, TileType
 
@@ -77,35 +78,50 @@ class Board(GameState):
         self._last_prospective: tuple[TileType, Cell, int, int, list[list[int]]] | None = None
 
     def can_place(self, tile: TileType) -> bool:
-        fit: dict[str, tuple[int, ...]] = tile.fit_cache  # fills in the keys it is asked
-        return any(fit[key] for key in self.frontier_keys)
+        fit = tile.fitting
+        return any(key in fit for key in self.frontier_keys)
 
     def placements_of(self, tile: TileType) -> list[tuple[int, int, int]]:
         """Every (x, y, rotation in degrees) where ``tile`` fits, sorted."""
-        # each distinct frontier key is tried once (many open cells demand the same edges);
-        # the spots are sorted as ints ((x, y, q) packed in order), then unpacked
-        fit: dict[str, tuple[int, ...]] = tile.fit_cache
+        codes = self._placement_codes(tile)
+        if codes is None:
+            return self._placements_far(tile)
+        return [_unpack(c) for c in codes]
+
+    def pick_placement(self, tile: TileType, pick: SeededStream) -> tuple[int, int, int]:
+        """``placements_of(tile)[pick.below(n)]`` for the n placements (the generator's draw),
+        without making the others. ``tile`` must fit somewhere."""
+        codes = self._placement_codes(tile)
+        if codes is None:
+            spots = self._placements_far(tile)
+            return spots[pick.below(len(spots))]
+        return _unpack(codes[pick.below(len(codes))])
+
+    def _placement_codes(self, tile: TileType) -> list[int] | None:
+        """The placements of ``tile`` as sorted ints ((x, y, q) packed in order, see
+        ``_unpack``), or None on a board that reaches ``_SPAN`` cells from the start."""
+        # each distinct frontier key is tried once (many open cells demand the same edges)
+        fit = tile.fitting
         codes: list[int] = []
         for key, cells in self.frontier_keys.items():
-            turns = fit[key]
-            if not turns:
+            turns = fit.get(key)
+            if turns is None:
                 continue
             for x, y in cells:
                 if not (-_SPAN < x < _SPAN and -_SPAN < y < _SPAN):
-                    return self._placements_far(tile)
+                    return None
                 base = ((x + _SPAN) * 2 * _SPAN + y + _SPAN) * 4
                 for q in turns:
                     codes.append(base + q)
         codes.sort()
-        span = 2 * _SPAN
-        return [(c // 4 // span - _SPAN, c // 4 % span - _SPAN, 90 * (c % 4)) for c in codes]
+        return codes
 
     def _placements_far(self, tile: TileType) -> list[tuple[int, int, int]]:
         """``placements_of`` on a board that reaches ``_SPAN`` cells from the start."""
-        fit = tile.fit_cache
+        fit = tile.fitting
         out = [
             (x, y, 90 * q)
-            for key, cells in self.frontier_keys.items() if (turns := fit[key])
+            for key, cells in self.frontier_keys.items() if (turns := fit.get(key, ()))
             for x, y in cells
             for q in turns
         ]
@@ -139,7 +155,7 @@ class Board(GameState):
         key = self.frontier.get(cell)
         if key is None:
             raise IllegalMove("G4", f"cell ({x},{y}) shares no side with a placed tile")
-        if q in tile.fit_cache[key]:
+        if q in tile.fitting.get(key, ()):
             return
         edges = tile.rotations[q].edges
         for s in range(4):
@@ -355,8 +371,10 @@ class _LoneKeys(dict[str, str]):
 # per side s of a placed tile: the key of a new open cell across s (its side OPPOSITE[s])
 _LONE_KEY = tuple(_LoneKeys(OPPOSITE[s]) for s in range(4))
 
-# tile id -> (x, y, quarter turns) packed in an int -> ``hashing.item("t", x, y, id, q)``
+# tile id -> (x, y, quarter turns) packed in an int -> ``hashing.item("t", x, y, id, q)``;
+# each table keeps at most _TILE_ITEMS_MAX values (a long-lived process sees many cells)
 _TILE_ITEMS: dict[str, dict[int, int]] = {}
+_TILE_ITEMS_MAX: Final = 20_000
 
 
 def _tile_item(x: int, y: int, tile_id: str, q: int) -> int:
@@ -369,8 +387,16 @@ def _tile_item(x: int, y: int, tile_id: str, q: int) -> int:
     code = (x * 2 * _SPAN + y) * 4 + q  # one int per (x, y, q)
     value = table.get(code)
     if value is None:
-        value = table[code] = hashing.item("t", x, y, tile_id, q)
+        value = hashing.text_item(f"t|{x}|{y}|{tile_id}|{q}")
+        if len(table) < _TILE_ITEMS_MAX:
+            table[code] = value
     return value
+
+
+def _unpack(code: int) -> tuple[int, int, int]:
+    """(x, y, rotation in degrees) of a placement packed by ``_placement_codes``."""
+    span = 2 * _SPAN
+    return (code // 4 // span - _SPAN, code // 4 % span - _SPAN, 90 * (code % 4))
 
 
 def _seed_feature(seed: SegmentSeed, first: int, k: int, index: int, open_ends: int,

@@ -127,8 +127,7 @@ def random_placement(state: Any, tile: Any, pick: Any, move_class: type = TileMo
     """The generator's policy for a tile: a placement drawn from the sorted legal ones, then,
     on ``FIGURE_RATE`` moves in 1000, a figure drawn from the legal choices; a move of
     ``move_class``."""
-    spots = state.legal_placements(tile)
-    x, y, rot = spots[pick.below(len(spots))]
+    x, y, rot = state.pick_placement(tile, pick)
     figure = None
     if pick.below(1000) < FIGURE_RATE:
         figs = state.figure_options(tile, x, y, rot)

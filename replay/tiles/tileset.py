@@ -30,35 +30,33 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "tilesets"
 
 
 
-class FitCache(dict[str, tuple[int, ...]]):
-    """Frontier key -> the quarter turns in which tiles of these edges fit it.
+def _fitting_keys(edges: str) -> dict[str, tuple[int, ...]]:
+    """Frontier key -> the quarter turns (increasing) in which tiles of these edges fit it.
 
     A turn fits the keys that are its edges with any of the four letters replaced by "." (no
-    neighbour there): those 4 x 16 keys are filled in at once, every other key fits no turn."""
-
-    def __init__(self, edges: str) -> None:
-        super().__init__()
-        for q in range(4):
-            turned = "".join(edges[(s - q) % 4] for s in range(4))
-            for mask in range(16):
-                key = "".join("." if mask >> s & 1 else turned[s] for s in range(4))
-                self[key] = (*self.get(key, ()), q)  # in increasing turns
-
-    def __missing__(self, key: str) -> tuple[int, ...]:
-        self[key] = ()
-        return ()
+    neighbour there): the 4 x 16 keys listed. Every other key fits no turn: a plain dict
+    looked up with ``.get(key, ())`` (a dict subclass with ``__missing__`` costs an
+    interpreted call per lookup in the compiled engine)."""
+    fits: dict[str, tuple[int, ...]] = {}
+    for q in range(4):
+        turned = "".join(edges[(s - q) % 4] for s in range(4))
+        for mask in range(16):
+            key = "".join("." if mask >> s & 1 else turned[s] for s in range(4))
+            fits[key] = (*fits.get(key, ()), q)
+    return fits
 
 
 # Which rotations fit a frontier key depends on a tile's edges alone: tile types with the same
-# edges (in any tile set loaded) share one ``FitCache``.
-_FIT_CACHES: dict[str, FitCache] = {}
+# edges (in any tile set loaded) share one table.
+_FITTING: dict[str, dict[str, tuple[int, ...]]] = {}
 
 
-def _fit_cache(edges: str) -> FitCache:
-    found = _FIT_CACHES.get(edges)
+def _fit_table(edges: str) -> dict[str, tuple[int, ...]]:
+    found = _FITTING.get(edges)
     if found is None:
-        found = _FIT_CACHES[edges] = FitCache(edges)
+        found = _FITTING[edges] = _fitting_keys(edges)
     return found
+
 
 # Which figure family may stand on which segment type and how the figure is called there.
 ROLE = {
@@ -130,7 +128,8 @@ class TileType:
     rotations: tuple[Rotated, ...]
     order: int  # index in the combined tile set, for deterministic sorting
     open_sides: tuple[int, ...]  # per segment: how many sides it touches (its open ends)
-    fit_cache: FitCache = field(hash=False, compare=False, repr=False)
+    # frontier key -> the turns that fit it, for the keys that some turn fits (``fits``)
+    fitting: dict[str, tuple[int, ...]] = field(hash=False, compare=False, repr=False)
     seeds: tuple[SegmentSeed, ...] = field(hash=False, compare=False, repr=False)  # per segment
     words: str = field(default="a tile", compare=False, repr=False)  # for people (``words``)
     cloister_segs: tuple[int, ...] = field(default=(), compare=False, repr=False)  # G7
@@ -138,7 +137,7 @@ class TileType:
     def fits(self, key: str) -> tuple[int, ...]:
         """Quarter turns in which this tile fits a cell whose neighbours demand ``key``
         (one letter per side, "." where the cell has no neighbour)."""
-        return self.fit_cache[key]
+        return self.fitting.get(key, ())
 
     def has_cloister(self) -> bool:
         return any(s.type == "cloister" for s in self.segments)
@@ -247,7 +246,7 @@ def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
         start=bool(raw.get("start")), bonus=bool(raw.get("bonus")), hill=bool(raw.get("hill")),
         vineyard=bool(raw.get("vineyard")), volcano=bool(raw.get("volcano")),
         rotations=rotations, order=order, open_sides=open_sides,
-        fit_cache=_fit_cache(raw["edges"]),
+        fitting=_fit_table(raw["edges"]),
         seeds=tuple(SegmentSeed(seg.type, open_sides[seg.index], seg.attr("pennants"),
                                 dict(seg.attrs),
                                 tuple(f for f in ("inn", "cathedral") if seg.attr(f)),
@@ -328,6 +327,6 @@ def _reorder(t: TileType, order: int) -> TileType:
     return TileType(
         id=t.id, count=t.count, edges=t.edges, segments=t.segments, start=t.start,
         bonus=t.bonus, hill=t.hill, vineyard=t.vineyard, volcano=t.volcano,
-        rotations=t.rotations, order=order, open_sides=t.open_sides, fit_cache=t.fit_cache,
+        rotations=t.rotations, order=order, open_sides=t.open_sides, fitting=t.fitting,
         seeds=t.seeds, words=t.words, cloister_segs=t.cloister_segs,
     )
