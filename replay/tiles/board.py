@@ -38,6 +38,21 @@ class Placement:
     first_node: int
     player: int | None  # None for the start tile
 
+    # written out, so that it compiles (a dataclass's own ``__init__`` is interpreted)
+    def __init__(self, index: int, tile: TileType, rot: int, cell: Cell, first_node: int,
+                 player: int | None) -> None:
+        self.index = index
+        self.tile = tile
+        self.rot = rot
+        self.cell = cell
+        self.first_node = first_node
+        self.player = player
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # explicit, as the compiled class's pickling calls ``__init__`` with no arguments
+        return (Placement, (self.index, self.tile, self.rot, self.cell, self.first_node,
+                            self.player))
+
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class Board(GameState):

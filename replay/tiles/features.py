@@ -8,6 +8,7 @@ completion is a counter test (``open == 0``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
@@ -25,6 +26,22 @@ class Figure:
     location: str
     strength: int
     hill: bool  # stands on a hill tile (HS8)
+
+    # written out, so that it compiles (a dataclass's own ``__init__`` is interpreted)
+    def __init__(self, player: int, kind: str, node: int, cell: tuple[int, int],
+                 location: str, strength: int, hill: bool) -> None:
+        self.player = player
+        self.kind = kind
+        self.node = node
+        self.cell = cell
+        self.location = location
+        self.strength = strength
+        self.hill = hill
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # explicit, as the compiled class's pickling calls ``__init__`` with no arguments
+        return (Figure, (self.player, self.kind, self.node, self.cell, self.location,
+                         self.strength, self.hill))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py

@@ -12,24 +12,31 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.json_input import plain_int, short_text
+from ..core.values import write_once
 
 ROTATIONS = (0, 90, 180, 270)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class FigureChoice:
-    """A figure put on the tile just placed: its kind and the location (half-side or name)."""
+    """A figure put on the tile just placed: its kind and the location (half-side or name).
+    Immutable (``core.values.write_once``)."""
 
     kind: str
     location: str
 
+    def __init__(self, kind: str, location: str) -> None:
+        self.kind = kind
+        self.location = location
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)
 class TileMove:
     """A tile put at ``(x, y)`` turned ``rotation`` degrees clockwise, maybe with a figure.
 
     ``tile`` is required in table logs (no seed) and checked in seeded ones; ``discard`` says a
-    table log's tile could not be placed anywhere (G5)."""
+    table log's tile could not be placed anywhere (G5). Immutable (``core.values.write_once``;
+    a subclass's ``__init__`` sets its own fields after calling this one)."""
 
     x: int = 0
     y: int = 0
@@ -37,6 +44,19 @@ class TileMove:
     tile: str | None = None
     figure: FigureChoice | None = None
     discard: bool = False
+
+    def __init__(self, x: int = 0, y: int = 0, rotation: int = 0, tile: str | None = None,
+                 figure: FigureChoice | None = None, discard: bool = False) -> None:
+        self.x = x
+        self.y = y
+        self.rotation = rotation
+        self.tile = tile
+        self.figure = figure
+        self.discard = discard
+
+
+write_once(FigureChoice)
+write_once(TileMove)
 
 
 TileFields = tuple[int, int, int, str | None, FigureChoice | None, bool]

@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 from ...core.family import Family, GameConfig
 from ...tiles.board import own_abc_cache
 from ...tiles.features import Feature, Figure
-from ...tiles.moves import TileMove
+from ...tiles.moves import FigureChoice, TileMove
 from ...tiles.state import FigureKind, TileState
 from ...tiles.tileset import TileType
 from . import scoring
@@ -30,13 +30,23 @@ FOLLOWER = FigureKind("follower", "follower", 1,
                       frozenset({"road", "city", "field", "cloister"}), "G6", 7)  # B1, G6
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Move(TileMove):
-    """A Carcassonne move: the tile and its figure, plus the Hills & Sheep fields."""
+    """A Carcassonne move: the tile and its figure, plus the Hills & Sheep fields. Immutable,
+    as a ``TileMove``."""
 
     flock: tuple[FlockChoice, ...] = ()
     tokens: tuple[int, ...] = ()  # sheep tokens drawn (0 = wolf): required in table logs
     hidden: str | None = None  # table logs: the tile put under a hill (HS7), if known
+
+    def __init__(self, x: int = 0, y: int = 0, rotation: int = 0, tile: str | None = None,
+                 figure: FigureChoice | None = None, discard: bool = False,
+                 flock: tuple[FlockChoice, ...] = (), tokens: tuple[int, ...] = (),
+                 hidden: str | None = None) -> None:
+        TileMove.__init__(self, x, y, rotation, tile, figure, discard)
+        self.flock = flock
+        self.tokens = tokens
+        self.hidden = hidden
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py

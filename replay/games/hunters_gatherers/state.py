@@ -23,7 +23,7 @@ from ...core.rng import SeededStream
 from ...tiles.board import own_abc_cache
 from ...tiles.events import Discard
 from ...tiles.features import Feature, FeatureGraph, Figure
-from ...tiles.moves import TileMove
+from ...tiles.moves import FigureChoice, TileMove
 from ...tiles.state import Cell, FigureKind, Placement, TileState, group_links
 from ...tiles.tileset import SIDE_DELTA, Segment, TileType
 from . import scoring
@@ -36,12 +36,19 @@ FIGURES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Move(TileMove):
     """A Hunters & Gatherers move: the land tile and its figure, and the bonus tile played in
-    the same turn when the land tile completed a forest with gold (HG7)."""
+    the same turn when the land tile completed a forest with gold (HG7). Immutable, as a
+    ``TileMove``."""
 
     bonus: TileMove | None = None
+
+    def __init__(self, x: int = 0, y: int = 0, rotation: int = 0, tile: str | None = None,
+                 figure: FigureChoice | None = None, discard: bool = False,
+                 bonus: TileMove | None = None) -> None:
+        TileMove.__init__(self, x, y, rotation, tile, figure, discard)
+        self.bonus = bonus
 
 
 WATER = frozenset({"river", "lake"})  # the segments of the river networks (HG8)

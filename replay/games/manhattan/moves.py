@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...core.values import write_once
 from .material import CITIES, SIDES, lot_seen_from
 
 CITY_INDEX = {name: i for i, name in enumerate(CITIES)}
@@ -14,9 +15,13 @@ SEEN_FROM = {side: [lot_seen_from(card, side) for card in range(9)] for side in 
 
 @dataclass(slots=True, unsafe_hash=True)
 class Choose:
-    """M4: the pieces a player takes into play for the round, as (colour, storeys) pairs."""
+    """M4: the pieces a player takes into play for the round, as (colour, storeys) pairs.
+    Immutable, as every move (see below)."""
 
     pieces: tuple[tuple[str, int], ...]
+
+    def __init__(self, pieces: tuple[tuple[str, int], ...]) -> None:
+        self.pieces = pieces
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -31,6 +36,14 @@ class Build:
     colour: str | None = None
     draw: int | None = None
 
+    def __init__(self, card: int, city: str, storeys: int, colour: str | None = None,
+                 draw: int | None = None) -> None:
+        self.card = card
+        self.city = city
+        self.storeys = storeys
+        self.colour = colour
+        self.draw = draw
+
 
 @dataclass(slots=True, unsafe_hash=True)
 class Discard:
@@ -39,10 +52,18 @@ class Discard:
     card: int
     draw: int | None = None
 
+    def __init__(self, card: int, draw: int | None = None) -> None:
+        self.card = card
+        self.draw = draw
+
 
 Move = Choose | Build | Discard
-# Moves are values: never change one. They are not frozen because a frozen dataclass costs
-# three times as much to build, and a replay builds one per move of the log.
+# Moves are values, immutable once built (``core.values.write_once``: a frozen dataclass
+# costs far more to build, and a replay builds one per move of the log); their ``__init__``
+# is written out, so that it compiles (a dataclass's own is interpreted).
+write_once(Choose)
+write_once(Build)
+write_once(Discard)
 
 
 def may_build(stack: list[tuple[str, int]], colour: str, storeys: int) -> bool:
