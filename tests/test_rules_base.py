@@ -474,3 +474,41 @@ def test_B9_rulebook_examples_of_seed_003(name: str, expected: dict[str, int]) -
     log = load(FIXTURES / "rulebook" / f"{name}.json")
     assert log["meta"]["source"] == "seed 003"
     assert scores_of(log) == expected
+
+
+def test_new_features_share_empties_that_refuse_change_and_copies_keep_them_apart() -> None:
+    """A new feature shares empty containers until its first addition (tiles/empty.py): a
+    change in place is refused, the add_ methods give it its own, and a state's copy keeps
+    its features apart from the original's."""
+    from replay.core.rng import SeededStream
+    from replay.tiles.features import Feature, Figure
+
+    a, b = Feature("field", 0, 0, 0), Feature("field", 5, 1, 0)
+    assert a.flags is b.flags and a.figures is b.figures  # shared while empty
+    for change in (lambda: a.flags.add("x"), lambda: a.figures.append(None),
+                   lambda: a.counts.update({"x": 1}), lambda: a.touches.extend([1]),
+                   lambda: a.tokens.append((1, 1))):
+        with pytest.raises(TypeError, match="add_"):
+            change()
+    a.add_flags(["inn"])
+    a.add_counts({"fish": 2})
+    a.add_counts({"fish": 1, "gold": 1})
+    a.add_touches([3])
+    a.add_token((1, 4))
+    fig = Figure(0, "follower", 0, (0, 0), "N", 1, False)
+    a.add_figure(fig)
+    assert (a.flags, a.counts, a.touches, a.tokens, a.figures) == (
+        {"inn"}, {"fish": 3, "gold": 1}, [3], [(1, 4)], [fig])
+    assert (b.flags, b.counts, b.touches, b.tokens, b.figures) == (set(), {}, [], [], [])
+    b.absorb(a)
+    assert b.counts == {"fish": 3, "gold": 1} and b.counts is not a.counts
+    # a copy of a game in progress: a figure added to a feature of the copy stays there
+    state = _new(config_for("base", 2, 7))
+    pick = SeededStream("7", "features-test")
+    for _ in range(12):
+        family("base").play_random(state, pick)
+    copy = state.copy()
+    fresh = [f for f in copy.features() if not f.figures]
+    assert fresh, "some feature has no figure"
+    fresh[0].add_figure(fig)
+    assert all(fig not in f.figures for f in state.features())

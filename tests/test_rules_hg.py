@@ -118,7 +118,7 @@ def test_HG5_forest_scores_two_per_tile_and_mushrooms() -> None:
     assert (major["points"], major["winners"], major["strengths"]) == (12, [0], {"0": 2, "1": 1})
     feat = Feature("forest", 0, 0, 0)
     feat.tiles = {0, 1, 2}
-    feat.counts["mushrooms"] = 1
+    feat.add_counts({"mushrooms": 1})
     assert completed_points(new_game(2, 1), feat)[0] == 8
 
 
@@ -226,7 +226,7 @@ def test_HG10_huts_score_the_fish_of_their_network() -> None:
 def test_HG11_HG12_the_four_rulebook_meadows(animals: dict[str, int], hunters: dict[int, int],
                                              points: int, winners: list[int]) -> None:
     feat = Feature("meadow", 0, 0, 0)
-    feat.counts.update(animals)
+    feat.add_counts(animals)
     assert meadow_value(feat)[0] == points
     figs = [Figure(p, "follower", 0, (0, 0), "N", 1, False)
             for p, n in hunters.items() for _ in range(n)]
@@ -236,13 +236,13 @@ def test_HG11_HG12_the_four_rulebook_meadows(animals: dict[str, int], hunters: d
 
 def test_HG11_fire_drives_tigers_away_and_sacred_place_wins_alone() -> None:
     feat = Feature("meadow", 0, 0, 0)
-    feat.counts.update({"deer": 2, "tiger": 2, "fire": 1})
+    feat.add_counts({"deer": 2, "tiger": 2, "fire": 1})
     assert meadow_value(feat)[0] == 4
     game = new_game(2, 1)
     feat.figures = [Figure(0, "follower", 0, (0, 0), "N", 1, False),
                     Figure(0, "follower", 0, (0, 0), "N", 1, False),
                     Figure(1, "follower", 0, (0, 0), "N", 1, False)]
-    feat.flags.add("sacred:1")
+    feat.add_flags(["sacred:1"])
     game.events = []
     score_meadow(game, feat)
     assert game.scores == [0, 4] and game.events[0].to_json()["winners"] == [1]

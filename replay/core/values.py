@@ -24,6 +24,18 @@ def _never_delete(self: Any, name: str) -> None:
     raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
+_WRITE_ONCE: set[type] = set()
+
+
+def immutable(cls: type) -> bool:
+    """Whether the objects of ``cls`` never change: a frozen dataclass, or a class made
+    ``write_once`` (or a subclass of one)."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is not None and params.frozen:
+        return True
+    return any(c in _WRITE_ONCE for c in cls.__mro__)
+
+
 def _by_fields(self: Any) -> tuple[Any, tuple[Any, ...]]:
     return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
 
@@ -36,3 +48,4 @@ def write_once(cls: type) -> None:
     setattr(cls, "__setattr__", _set_once)  # noqa: B010 (mypy refuses a method assigned)
     setattr(cls, "__delattr__", _never_delete)  # noqa: B010
     setattr(cls, "__reduce__", _by_fields)  # noqa: B010
+    _WRITE_ONCE.add(cls)

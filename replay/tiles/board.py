@@ -322,12 +322,11 @@ class Board(GameState):
                             seed = seeds[si]
                             if seed.counts:
                                 fb.pennants += seed.pennants
-                                counts = fb.counts
-                                for name, v in seed.counts.items():
-                                    counts[name] = counts.get(name, 0) + v
-                                fb.flags.update(seed.flags)
+                                fb.add_counts(seed.counts)
+                                if seed.flags:
+                                    fb.add_flags(seed.flags)
                             if seed.touches:
-                                fb.touches.extend([first + t for t in seed.touches])
+                                fb.add_touches([first + t for t in seed.touches])
                             parent[a] = rb
                             continue
                         feature[a] = _seed_feature(seeds[si], first, si, index, opens[si], at)
@@ -421,8 +420,9 @@ def _seed_feature(seed: SegmentSeed, first: int, k: int, index: int, open_ends: 
     feat = Feature(seed.type, first + k, index, open_ends)
     if seed.counts:
         feat.pennants = seed.pennants
-        feat.counts.update(seed.counts)
-        feat.flags.update(seed.flags)
+        feat.counts = dict(seed.counts)
+        if seed.flags:
+            feat.flags = set(seed.flags)
     if seed.touches:
         feat.touches = [first + t for t in seed.touches]
     if seed.cloister:

@@ -7,10 +7,13 @@ completion is a counter test (``open == 0``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
+
+from .empty import EmptyDict, EmptyList, EmptySet
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
@@ -44,10 +47,25 @@ class Figure:
                          self.strength, self.hill))
 
 
+# A new feature starts with these shared empty containers (``tiles/empty.py``: most features
+# never get a figure, flag, border, symbol or token, and a move makes three or four); it gets
+# its own on its first addition, through the ``add_`` methods. ``tiles/snapshot.py`` shares
+# them between a state and its copies.
+_NO_FIGURES: Final[list[Figure]] = EmptyList()
+_NO_FLAGS: Final[set[str]] = EmptySet()
+_NO_TOUCHES: Final[list[int]] = EmptyList()
+_NO_COUNTS: Final[dict[str, int]] = EmptyDict()
+_NO_TOKENS: Final[list[tuple[int, int]]] = EmptyList()
+SHARED_EMPTY: Final[tuple[Any, ...]] = (_NO_FIGURES, _NO_FLAGS, _NO_TOUCHES, _NO_COUNTS,
+                                        _NO_TOKENS)
+
+
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class Feature:
     """A feature (the segments joined under one root) with everything scoring needs: its
-    tiles, open ends (complete at ``open == 0``), figures, symbols and flags."""
+    tiles, open ends (complete at ``open == 0``), figures, symbols and flags. Its figures,
+    flags, touches, counts and tokens change only through its ``add_`` methods (they may be
+    shared empty containers until then)."""
 
     __slots__ = (
         "type", "first", "nodes", "tiles", "open", "pennants", "figures", "flags",
@@ -61,13 +79,46 @@ class Feature:
         self.tiles = {tile}
         self.open = open_sides
         self.pennants = 0
-        self.figures: list[Figure] = []
-        self.flags: set[str] = set()
-        self.touches: list[int] = []  # nodes of other features this one borders (fields: cities)
+        self.figures: list[Figure] = _NO_FIGURES
+        self.flags: set[str] = _NO_FLAGS
+        self.touches: list[int] = _NO_TOUCHES  # nodes of other features it borders (fields)
         self.scored = False
         self.cell: tuple[int, int] | None = None  # cloisters only
-        self.counts: dict[str, int] = {}  # symbol totals (fish, gold, deer, ...)
-        self.tokens: list[tuple[int, int]] = []  # Hills & Sheep flock: (draw number, sheep)
+        self.counts: dict[str, int] = _NO_COUNTS  # symbol totals (fish, gold, deer, ...)
+        self.tokens: list[tuple[int, int]] = _NO_TOKENS  # Hills & Sheep: (draw number, sheep)
+
+    def add_figure(self, fig: Figure) -> None:
+        if self.figures is _NO_FIGURES:
+            self.figures = [fig]
+        else:
+            self.figures.append(fig)
+
+    def add_flags(self, flags: Iterable[str]) -> None:
+        if self.flags is _NO_FLAGS:
+            self.flags = set(flags)
+        else:
+            self.flags.update(flags)
+
+    def add_touches(self, nodes: Iterable[int]) -> None:
+        if self.touches is _NO_TOUCHES:
+            self.touches = list(nodes)
+        else:
+            self.touches.extend(nodes)
+
+    def add_counts(self, counts: Mapping[str, int]) -> None:
+        """Add symbol totals (``counts`` of a segment or of another feature)."""
+        if self.counts is _NO_COUNTS:
+            self.counts = dict(counts)
+            return
+        mine = self.counts
+        for k, v in counts.items():
+            mine[k] = mine.get(k, 0) + v
+
+    def add_token(self, token: tuple[int, int]) -> None:
+        if self.tokens is _NO_TOKENS:
+            self.tokens = [token]
+        else:
+            self.tokens.append(token)
 
     def absorb(self, other: Feature) -> None:
         if other.first < self.first:
@@ -77,19 +128,23 @@ class Feature:
         self.open += other.open
         self.pennants += other.pennants
         if other.figures:
-            self.figures.extend(other.figures)
+            if self.figures is _NO_FIGURES:
+                self.figures = list(other.figures)
+            else:
+                self.figures.extend(other.figures)
         if other.flags:
-            self.flags |= other.flags
+            self.add_flags(other.flags)
         if other.touches:
-            self.touches.extend(other.touches)
+            self.add_touches(other.touches)
         if other.scored:
             self.scored = True
         if other.counts:
-            counts = self.counts
-            for k, v in other.counts.items():
-                counts[k] = counts.get(k, 0) + v
+            self.add_counts(other.counts)
         if other.tokens:
-            self.tokens.extend(other.tokens)
+            if self.tokens is _NO_TOKENS:
+                self.tokens = list(other.tokens)
+            else:
+                self.tokens.extend(other.tokens)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py

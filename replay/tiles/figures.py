@@ -134,7 +134,7 @@ class Figures(Board):
         fig = Figure(p, choice.kind, node, placement.cell, choice.location,
                      kind.strength, placement.tile.hill)
         seg = placement.tile.segments[seg_index]
-        self._figure_target(fig, seg.attrs, kind.family).figures.append(fig)
+        self._figure_target(fig, seg.attrs, kind.family).add_figure(fig)
         self.supply[p][fig.kind] -= 1
         self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
         if not self.quiet:

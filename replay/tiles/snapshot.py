@@ -1,13 +1,14 @@
 """Copies of a tile-laying game's state (``TileState.copy``): pickled, but not its immutable
-parts (configuration, tile types, family, and frozen dataclasses such as moves and figure kinds),
-which the copy shares.
+parts (configuration, tile types, family, and immutable values such as moves and figure kinds,
+see ``core.values.immutable``), which the copy shares.
 
 This module stays interpreted when the engine is compiled with mypyc (a compiled subclass of
 ``pickle.Pickler`` does not work). Every mutable class a state holds is marked
 ``mypyc_attr(allow_interpreted_subclasses=True, serializable=True)`` where it is compiled:
 unpickling makes an object without calling ``__init__`` (serializable), and mypyc's
-``__init__`` still runs when interpreted code calls the class only with the other flag. Frozen
-dataclasses are shared, not copied (compiled, they refuse the ``setattr`` of unpickling).
+``__init__`` still runs when interpreted code calls the class only with the other flag.
+Immutable values are shared, not copied (a compiled frozen dataclass refuses the ``setattr``
+of unpickling).
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from __future__ import annotations
 import io
 import pickle
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..core.values import immutable
+from .features import SHARED_EMPTY
 
 if TYPE_CHECKING:
     from .state import TileState
@@ -44,8 +48,8 @@ class _SharingPickler(pickle.Pickler):
         found = self.shared.get(id(obj))
         if found is not None or not _frozen(type(obj)):
             return found
-        # a frozen dataclass (compiled by mypyc, it could not be unpickled: its fields are set
-        # by ``setattr``, which it refuses)
+        # an immutable value: shared (a frozen dataclass compiled by mypyc could not even be
+        # unpickled: its fields are set by ``setattr``, which it refuses)
         self.shared[id(obj)] = k = len(self.objects)
         self.objects.append(obj)
         return k
@@ -55,11 +59,10 @@ _FROZEN: dict[type, bool] = {}
 
 
 def _frozen(cls: type) -> bool:
-    """Whether ``cls`` is a frozen dataclass (its objects never change)."""
+    """Whether the objects of ``cls`` never change (``core.values.immutable``), cached."""
     found = _FROZEN.get(cls)
     if found is None:
-        params = getattr(cls, "__dataclass_params__", None)
-        found = _FROZEN[cls] = params is not None and params.frozen
+        found = _FROZEN[cls] = immutable(cls)
     return found
 
 
@@ -73,4 +76,6 @@ class _SharingUnpickler(pickle.Unpickler):
 
 
 def _objects(state: TileState) -> list[Any]:
-    return [state.config, state.family, state.tileset, *state.tileset.tiles]
+    # the shared empty containers of new features too: a copy's features must keep them
+    # shared (a feature tells its own containers from them by identity)
+    return [state.config, state.family, state.tileset, *state.tileset.tiles, *SHARED_EMPTY]

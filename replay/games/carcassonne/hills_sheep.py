@@ -399,7 +399,7 @@ def _expand(game: Game, feat: Feature, tokens: list[int], rule: str) -> None:
         sheep.put_back(value)
         _clear(game, feat, "wolf")
         return
-    feat.tokens.append((seq, value))
+    feat.add_token((seq, value))
     game.flip("tok", seq, value)
 
 

@@ -336,7 +336,7 @@ class HuntersGatherersState(TileState):
         """The record of a river or a lake in the river networks."""
         feat = Feature(seg.type, first + seg.index, index, open_sides)
         if seg.type == "lake":
-            feat.counts["fish"] = seg.attr("fish")
+            feat.add_counts({"fish": seg.attr("fish")})
         self.net.add(feat)
 
     def _groups_for(self, figure_family: str, tile: TileType, cell: Cell,
@@ -353,7 +353,7 @@ class HuntersGatherersState(TileState):
     def _figure_target(self, fig: Figure, attrs: Mapping[str, int], family: str) -> Feature:
         target = self.net.of(fig.node) if family == "hut" else self.graph.of(fig.node)
         if attrs.get("sacred") and fig.kind == "follower":
-            target.flags.add(f"sacred:{fig.player}")  # HG11: this hunter's player alone scores
+            target.add_flags((f"sacred:{fig.player}",))  # HG11: this hunter's player alone scores
         return target
 
     def figure_graphs(self) -> list[FeatureGraph]:
