@@ -93,8 +93,11 @@ class SeededStream:
                 j = self.below(i + 1)
                 items[i], items[j] = items[j], items[i]
             return
+        # a list (every caller's) is swapped in place by index, which compiles to direct
+        # list operations; any other sequence is shuffled as a list and written back
+        work: list[T] = items if type(items) is list else list(items)
         halves = self._halves
-        for i in range(len(items) - 1, 0, -1):
+        for i in range(len(work) - 1, 0, -1):
             n = i + 1
             r32 = _TWO32 % n
             r64 = r32 * r32 % n
@@ -106,7 +109,9 @@ class SeededStream:
                 if hi != _MASK32 or lo <= _MASK32 - r64:
                     break
             j = (hi % n * r32 + lo) % n
-            items[i], items[j] = items[j], items[i]
+            work[i], work[j] = work[j], work[i]
+        if work is not items:
+            items[:] = work
 
 
 def _restored(key: bytes, block: int, halves: list[int]) -> SeededStream:

@@ -144,12 +144,15 @@ class Board(GameState):
         return out
 
     def neighbours(self, cell: Cell) -> int:
+        """How many of the 8 cells around ``cell`` hold a tile."""
         x, y = cell
         board = self.board
-        return sum(
-            1 for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-            if (dx or dy) and (x + dx, y + dy) in board
-        )
+        count = 0
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if (dx or dy) and (x + dx, y + dy) in board:
+                    count += 1
+        return count
 
     def features(self) -> list[Feature]:
         """Every feature (one per root), in creation order."""
@@ -199,8 +202,8 @@ class Board(GameState):
         # the loop of ``_across``, written out: this runs on every move with a figure
         rot = tile.rotations[q]
         x, y = cell
-        find = self.graph.find
-        links: list[tuple[int, int]] = []
+        graph = self.graph  # ``graph.find(...)``: a direct call once compiled (a bound method
+        links: list[tuple[int, int]] = []  # kept in a local is called as a Python object)
         for s in range(4):
             dx, dy = SIDE_DELTA[s]
             nb = self.board.get((x + dx, y + dy))
@@ -210,7 +213,7 @@ class Board(GameState):
             first = nb.first_node
             for j, seg in rot.side_pairs[s]:
                 for nseg in nside[2 - j]:
-                    links.append((seg, find(first + nseg)))
+                    links.append((seg, graph.find(first + nseg)))
         groups = group_links(len(tile.segments), links)
         self._last_prospective = (tile, cell, q, size, groups)
         return groups
@@ -343,11 +346,11 @@ class Board(GameState):
 
     def _completed_cloisters(self, cell: Cell, done: dict[int, Feature]) -> None:
         """Add to ``done`` (root -> feature) the cloisters a tile put at ``cell`` completed."""
-        find = self.graph.find
-        feature = self.graph.feature
+        graph = self.graph
+        feature = graph.feature
         cloisters = self.cloisters
         for near in self.near_cloisters.pop(cell):  # no tile comes here again
-            root = find(cloisters[near])
+            root = graph.find(cloisters[near])
             feat = feature[root]
             assert feat is not None
             if root not in done and not feat.scored and self.is_complete(feat):

@@ -412,13 +412,12 @@ class TileState(Figures):
     def _after_placement(self, placement: Placement) -> list[Feature]:
         """Score every feature this placement completed (G10 order), then return figures (G9)."""
         graph = self.graph
-        find = graph.find
         feature = graph.feature
         closing = self.CLOSING
         done: dict[int, Feature] = {}
         first = placement.first_node
         for node in range(first, first + len(placement.tile.segments)):
-            root = find(node)
+            root = graph.find(node)
             feat = feature[root]
             assert feat is not None
             if feat.scored or root in done:
