@@ -26,6 +26,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from . import scan
 from .errors import LogFormatError
 from .scan import members, within_bounds
 
@@ -258,8 +259,7 @@ def short_text(v: Any) -> bool:
 
 def scores_object(v: Any) -> bool:
     """A ``scores`` object of the schema (at most 6 names, points 0 to 100,000)."""
-    return (type(v) is dict and len(v) <= 6
-            and all(plain_int(p, 0, 100000) for p in v.values()))
+    return scan.scores_object(v)
 
 
 def scores_surely_valid(m: Mapping[str, Any]) -> bool:

@@ -6,6 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 
+def scores_object(v: Any) -> bool:
+    """A ``scores`` object of the schema: at most 6 names, points from 0 to 100,000
+    (``json_input.scores_object``)."""
+    if type(v) is not dict or len(v) > 6:
+        return False
+    return all(type(p) is int and 0 <= p <= 100000 for p in v.values())
+
+
 def members(value: Any) -> int:
     """How many members the objects of a decoded value hold, all told; -1 if it holds a
     float anywhere (see ``_fast_decode``)."""

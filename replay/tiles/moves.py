@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..core.scan import scores_object
 from ..core.values import write_once
 
 ROTATIONS = (0, 90, 180, 270)
@@ -74,6 +75,20 @@ def tile_fields(m: Mapping[str, Any]) -> TileFields:
     return (m.get("x", 0), m.get("y", 0), m.get("rotation", 0), m.get("tile"),
             None if fig is None else FigureChoice(fig.get("kind", "follower"), fig["at"]),
             "discard" in m)
+
+
+def plain_fields(raw: Any, fields: frozenset[str],
+                 figure_kinds: frozenset[str]) -> TileFields | None:
+    """``tile_fields`` of a move object that has no field but ``fields`` (no discard) and that
+    the schema surely accepts, scores claim included; None for any other."""
+    if type(raw) is not dict or not fields.issuperset(raw) or "discard" in raw:
+        return None
+    m: dict[str, Any] = raw
+    if "scores" in m and not scores_object(m["scores"]):
+        return None
+    if not placement_surely_valid(m, figure_kinds):
+        return None
+    return tile_fields(m)
 
 
 def encode_tile_move(move: TileMove) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...core.errors import LogFormatError
+from ...core.errors import LogFormatError, ReplayError
 from ...core.family import Expansion, GameConfig, GameState, Option, register
 from ...core.json_input import scores_surely_valid
 from ...tiles.family import TileFamily, random_placement
@@ -23,7 +23,7 @@ from ...tiles.moves import (
 from .hills_sheep import FlockChoice, HillsSheep
 from .inns_cathedrals import InnsCathedrals
 from .rules import ExpansionRules
-from .state import CarcassonneState, Move
+from .state import CarcassonneState, Move, read_plain_moves
 
 __all__ = ["Carcassonne", "CarcassonneState", "FlockChoice", "Move", "CARCASSONNE"]
 
@@ -67,6 +67,15 @@ class Carcassonne(TileFamily):
             if not r.move_fields.isdisjoint(raw):
                 fields.update(r.decode(raw, path))
         return Move(*tile_fields(raw), **fields)
+
+    def read_moves(self, raws: list[Any]) -> list[Any] | None:
+        plain = read_plain_moves(raws, BASIC_FIELDS, self.figure_kinds)
+        if plain is not None or not all(self.move_surely_valid(raw) for raw in raws):
+            return plain
+        try:  # some moves have expansion fields: each decoded as the slow path would
+            return [self.decode_move(raw, f"/moves/{i}") for i, raw in enumerate(raws)]
+        except ReplayError:
+            return None  # the slow path says it, after the header's errors
 
     def encode_move(self, move: Any) -> dict[str, Any]:
         out = encode_tile_move(move)

@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 from ...core.family import Family, GameConfig
 from ...tiles.board import own_abc_cache
 from ...tiles.features import Feature, Figure
-from ...tiles.moves import FigureChoice, TileMove
+from ...tiles.moves import FigureChoice, TileMove, plain_fields
 from ...tiles.state import FigureKind, TileState
 from ...tiles.tileset import TileType
 from . import scoring
@@ -47,6 +47,19 @@ class Move(TileMove):
         self.flock = flock
         self.tokens = tokens
         self.hidden = hidden
+
+
+def read_plain_moves(raws: list[Any], fields: frozenset[str],
+                     figure_kinds: frozenset[str]) -> list[Move] | None:
+    """The moves of a log whose every move has only the shared fields (``fields``) and
+    surely passes the schema (``tiles.moves.plain_fields``); None if one does not."""
+    out: list[Move] = []
+    for raw in raws:
+        f = plain_fields(raw, fields, figure_kinds)
+        if f is None:
+            return None
+        out.append(Move(f[0], f[1], f[2], f[3], f[4], f[5]))
+    return out
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
