@@ -1,13 +1,17 @@
 """Throughput of random-game generation and verification, one core.
 
-Usage: ``./run bench [--games N] [--rounds R] [--json]``. Prints which engine ran (the compiled
-hot modules or pure Python), games/s for each configuration (the median of R rounds that each
-go through every configuration: the machine is shared and its speed drifts) with the issues' targets beside them (issue 15:
-2-player base verification >= 1,000 logs/s and generation >= 600 games/s, 6-player games with
-both expansions and Hunters & Gatherers >= 500 logs/s; issue 14: 4-player Manhattan generation
->= 500 games/s and verification >= 1,000 logs/s; floors elsewhere), and the median wall
-time of a one-file ``python -m replay verify`` (target 60 ms, start-up included). Exit 1 when
-a target is missed.
+Usage: ``./run bench [--games N] [--rounds R] [--json]``. Prints which engine ran (the
+compiled hot modules or pure Python) and games/s for each configuration, each figure the
+median of R rounds that each go through every configuration (the machine is shared and its
+speed drifts), with the issues' targets beside them:
+
+* issue 15: 2-player base verification >= 1,000 logs/s and generation >= 600 games/s;
+  6-player games with both expansions and Hunters & Gatherers >= 500 logs/s;
+* issue 14: 4-player Manhattan generation >= 500 games/s and verification >= 1,000 logs/s;
+* floors elsewhere.
+
+Then the median wall time of a one-file ``python -m replay verify`` (target 60 ms, start-up
+included). Exit 1 when a target is missed.
 """
 
 from __future__ import annotations
