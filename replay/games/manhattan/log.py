@@ -16,7 +16,8 @@ from typing import Any
 
 from ...core.errors import IllegalMove, LogFormatError
 from ...core.family import GameConfig, Player
-from ...core.json_input import plain_int, scores_surely_valid, short_text
+from ...core.json_input import plain_int
+from ...core.scan import scores_object
 from .material import COLOURS, DEFAULT_MATERIAL, HEIGHTS, SIDES, Material, default_sides
 from .moves import Build, Choose, Discard, Move
 
@@ -217,7 +218,7 @@ def _build(m: dict[str, Any]) -> Build | None:
             return None
         fields += 1
     if "scores" in m:
-        if not scores_surely_valid(m):
+        if not scores_object(m["scores"]):
             return None
         fields += 1
     if len(m) != fields:  # another field, or a field set to null
@@ -226,7 +227,9 @@ def _build(m: dict[str, Any]) -> Build | None:
 
 
 def _ints(values: Sequence[Any]) -> bool:
-    return all(plain_int(v, -1000, 1000) for v in values)
+    # ``json_input.plain_int`` written out: a call into the interpreted module per value
+    # costs more than the test (this runs on every move read)
+    return all(type(v) is int and -1000 <= v <= 1000 for v in values)
 
 
 def move_surely_valid(raw: Any) -> bool:
@@ -241,8 +244,9 @@ def move_surely_valid(raw: Any) -> bool:
                 and 1 <= len(choose) <= 2):
             return False
         for colour, hs in choose.items():
-            if not (short_text(colour) and type(hs) is list and 1 <= len(hs) <= 24 and _ints(hs)):
+            if not (type(colour) is str and 1 <= len(colour) <= 32 and type(hs) is list
+                    and 1 <= len(hs) <= 24 and _ints(hs)):
                 return False
-        return "scores" not in raw or scores_surely_valid(raw)
+        return "scores" not in raw or scores_object(raw["scores"])
     return False
 
