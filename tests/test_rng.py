@@ -55,7 +55,7 @@ bounds = st.one_of(st.integers(1, 100), st.integers(1, 1 << 31), st.integers(1, 
 @settings(max_examples=300, deadline=None)
 @given(seed=st.text(max_size=12), ns=st.lists(bounds, min_size=1, max_size=40),
        size=st.integers(0, 80))
-def test_draws_and_shuffles_follow_the_documented_algorithm(seed: str, ns: list[int],
+def test_G2_draws_and_shuffles_follow_the_documented_algorithm(seed: str, ns: list[int],
                                                             size: int) -> None:
     ours, ref = SeededStream(seed, "test"), Reference(seed, "test")
     for n in ns:
@@ -69,7 +69,7 @@ def test_draws_and_shuffles_follow_the_documented_algorithm(seed: str, ns: list[
 
 
 @pytest.mark.parametrize("n", [3, 7, 45, 1000, (1 << 30) - 1])
-def test_a_word_at_the_rejection_edge_is_rejected_or_kept_as_documented(n: int) -> None:
+def test_G2_a_word_at_the_rejection_edge_is_rejected_or_kept_as_documented(n: int) -> None:
     """Words whose high half is all ones, around 2^64 - (2^64 mod n): random draws almost
     never reach them, so they are put in the stream by hand (its halves, last first)."""
     limit = TWO64 - TWO64 % n

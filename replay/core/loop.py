@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import hashing
 from .errors import IllegalMove
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def run_moves(state: GameState, moves: Sequence[Any], keep_events: bool,
         except IllegalMove as exc:
             error = exc
             break
-        hashes.append(state.hash.to_bytes(8, "big").hex())  # hashing.hexdigest
+        hashes.append(hashing.hexdigest(state.hash))
         scores.append(list(state.scores))
         if every and (k + 1) % every == 0:
             kept[k + 1] = state.copy()

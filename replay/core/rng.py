@@ -86,29 +86,11 @@ class SeededStream:
                 return (hi % n * r32 + lo) % n
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        # ``below(i + 1)`` for each i, written out (the same words, the same result): a
-        # shuffle is most of the cost of setting up a game
-        if len(items) > _SMALL:
-            for i in range(len(items) - 1, 0, -1):
-                j = self.below(i + 1)
-                items[i], items[j] = items[j], items[i]
-            return
         # a list (every caller's) is swapped in place by index, which compiles to direct
         # list operations; any other sequence is shuffled as a list and written back
         work: list[T] = items if type(items) is list else list(items)
-        halves = self._halves
         for i in range(len(work) - 1, 0, -1):
-            n = i + 1
-            r32 = _TWO32 % n
-            r64 = r32 * r32 % n
-            while True:
-                if not halves:
-                    halves = self._refill()
-                hi = halves.pop()
-                lo = halves.pop()
-                if hi != _MASK32 or lo <= _MASK32 - r64:
-                    break
-            j = (hi % n * r32 + lo) % n
+            j = self.below(i + 1)
             work[i], work[j] = work[j], work[i]
         if work is not items:
             items[:] = work

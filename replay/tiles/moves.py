@@ -65,16 +65,12 @@ TileFields = tuple[int, int, int, str | None, FigureChoice | None, bool]
 def tile_fields(m: Mapping[str, Any]) -> TileFields:
     """The shared fields of a schema-valid move object, as the first arguments of a move:
     x, y, rotation, tile, figure, discard."""
-    if type(m) is dict:  # always, from JSON: the dict's own methods (compiled: no lookup)
-        d: dict[str, Any] = m
-        fig = d.get("figure")
-        return (d.get("x", 0), d.get("y", 0), d.get("rotation", 0), d.get("tile"),
-                None if fig is None else FigureChoice(fig.get("kind", "follower"), fig["at"]),
-                "discard" in d)
-    fig = m.get("figure")
-    return (m.get("x", 0), m.get("y", 0), m.get("rotation", 0), m.get("tile"),
+    # a dict (always, from JSON) is read with its own methods: compiled, no lookup per field
+    d: dict[str, Any] = m if type(m) is dict else dict(m)
+    fig = d.get("figure")
+    return (d.get("x", 0), d.get("y", 0), d.get("rotation", 0), d.get("tile"),
             None if fig is None else FigureChoice(fig.get("kind", "follower"), fig["at"]),
-            "discard" in m)
+            "discard" in d)
 
 
 def plain_fields(raw: Any, fields: frozenset[str],
