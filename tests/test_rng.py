@@ -2,12 +2,14 @@
 
 The stream works on 32-bit halves of each word so that, compiled, every number stays a small
 int; these tests hold it to the documented 64-bit algorithm: any seed, any bound from 1 to
-2^64, shuffles, and words forced to the edge where a draw is rejected.
+2^64, shuffles, words forced to the edge where a draw is rejected, and copies and pickles
+taken mid-block.
 """
 
 from __future__ import annotations
 
 import hashlib
+import pickle
 import struct
 
 import pytest
@@ -71,14 +73,14 @@ def test_G2_draws_and_shuffles_follow_the_documented_algorithm(seed: str, ns: li
 @pytest.mark.parametrize("n", [3, 7, 45, 1000, (1 << 30) - 1])
 def test_G2_a_word_at_the_rejection_edge_is_rejected_or_kept_as_documented(n: int) -> None:
     """Words whose high half is all ones, around 2^64 - (2^64 mod n): random draws almost
-    never reach them, so they are put in the stream by hand (its halves, last first)."""
+    never reach them, so they are put in the stream by hand (its current block)."""
     limit = TWO64 - TWO64 % n
     for w in (limit - 2, limit - 1, limit, limit + 1, TWO64 - 1):
         if not 0 <= w < TWO64:
             continue
         follow = 12345  # the word drawn next when ``w`` is rejected
         stream = SeededStream("edge", "test")
-        stream._halves = [follow & 0xFFFFFFFF, follow >> 32, w & 0xFFFFFFFF, w >> 32]
+        stream._digest, stream._pos = struct.pack(">4Q", w, follow, 0, 0), 0
         expected = w % n if w < limit else follow % n
         assert stream.below(n) == expected, (n, w)
 
@@ -89,3 +91,18 @@ def test_a_bound_beyond_64_bits_is_refused() -> None:
         SeededStream("x", "test").below(TWO64 + 1)
     with pytest.raises(ValueError):
         SeededStream("x", "test").below(0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.text(max_size=8), used=st.integers(0, 13))
+def test_G2_a_copy_or_a_pickle_taken_mid_block_goes_on_as_the_stream(seed: str,
+                                                                     used: int) -> None:
+    """Copies and pickles (the web viewer's snapshots) keep the unused words of the block."""
+    stream = SeededStream(seed, "test")
+    for _ in range(used):
+        stream.word()
+    event(f"{used % 4} words of the block used")
+    twins = [stream.copy(), pickle.loads(pickle.dumps(stream))]
+    ahead = [stream.word() for _ in range(9)]
+    for twin in twins:
+        assert [twin.word() for _ in range(9)] == ahead
