@@ -25,9 +25,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Self
 
-from ...core import hashing
+from mypy_extensions import i64
+
 from ...core.errors import IllegalMove
 from ...core.rng import SeededStream
+from . import hashes
 from .events import Reshuffle
 from .material import LOTS, Material, lot_name
 
@@ -44,8 +46,8 @@ class Deck:
     pile: list[int]
     played: list[int]
     reshuffles: int
-    hash: int
-    played_hash: int
+    hash: i64  # hands and reshuffles, signed (``hashes.signed``)
+    played_hash: i64  # the played cards, signed
     _memo: tuple[tuple[int, tuple[int, ...]], list[int]] | None
 
     def __init__(self, material: Material | None, names: Sequence[str], seed: str | None,
@@ -153,9 +155,9 @@ class Deck:
         """``seat`` plays ``card`` from their hand onto the played pile."""
         hand = self.hands[seat]
         hand.remove(card)
-        self.hash ^= _hand_item(seat, card, hand.count(card))
+        self.hash ^= hashes.hand(seat, card, hand.count(card))
         played = self.played
-        self.played_hash ^= (_PLAYED.get(len(played)) or _played_row(len(played)))[card]
+        self.played_hash ^= hashes.played(len(played), card)
         played.append(card)
 
     def play_and_draw(self, seat: int, card: int, named: int | None,
@@ -168,8 +170,7 @@ class Deck:
             return self.draw(seat, named, explain)
         drawn = pile.pop(0)
         hand = self.hands[seat]
-        self.hash ^= (_HAND.get((seat, drawn, hand.count(drawn)))
-                      or _hand_item(seat, drawn, hand.count(drawn)))
+        self.hash ^= hashes.hand(seat, drawn, hand.count(drawn))
         hand.append(drawn)
         return []
 
@@ -179,8 +180,7 @@ class Deck:
         events: list[Reshuffle] = []
         h = self.hash
         if not self.pile:
-            h ^= hashing.item("m-reshuffles", self.reshuffles)
-            h ^= hashing.item("m-reshuffles", self.reshuffles + 1)
+            h ^= hashes.reshuffles(self.reshuffles) ^ hashes.reshuffles(self.reshuffles + 1)
             if self.seed is not None:
                 pile = self._reshuffled(tuple(self.played))
             else:
@@ -196,44 +196,26 @@ class Deck:
             card = named
             self.pile.remove(card)
         hand = self.hands[seat]
-        h ^= _hand_item(seat, card, hand.count(card))
+        h ^= hashes.hand(seat, card, hand.count(card))
         hand.append(card)
         self.hash = h
         return events
 
 
 
-_HAND: dict[tuple[int, int, int], int] = {}
-_PLAYED: dict[int, list[int]] = {}
 
-
-def _hand_item(seat: int, card: int, copy: int) -> int:
-    """The hash item of the ``copy``-th card ``card`` in ``seat``'s hand."""
-    key = (seat, card, copy)
-    value = _HAND.get(key)
-    if value is None:
-        value = _HAND[key] = hashing.item("m-hand", seat, card, copy)
-    return value
-
-
-def _played_row(index: int) -> list[int]:
-    """The hash items of the ``index``-th played card, by card."""
-    row = _PLAYED[index] = [hashing.item("m-played", index, card) for card in range(LOTS)]
-    return row
-
-
-def _hands_hash(hands: Sequence[Sequence[int]]) -> int:
-    """The hash items of the hands, and of no reshuffle yet."""
-    h = hashing.item("m-reshuffles", 0)
+def _hands_hash(hands: Sequence[Sequence[int]]) -> i64:
+    """The hash items of the hands, and of no reshuffle yet (signed)."""
+    h = hashes.reshuffles(0)
     for s, hand in enumerate(hands):
         for k, card in enumerate(hand):
-            h ^= _hand_item(s, card, list(hand[:k]).count(card))
+            h ^= hashes.hand(s, card, list(hand[:k]).count(card))
     return h
 
 
 @lru_cache(maxsize=256)
 def _seeded_start(seed: str, cards_per_lot: tuple[int, ...], size: int, players: int) -> tuple[
-        tuple[tuple[int, ...], ...], tuple[int, ...], int]:
+        tuple[tuple[int, ...], ...], tuple[int, ...], i64]:
     """The seeded deal: hands, pile and their hash (kept: a log's header is checked, then
     its game set up, with the same seed)."""
     deck = [lot for lot in range(LOTS) for _ in range(cards_per_lot[lot])]

@@ -26,9 +26,10 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Iterator
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Final, Self
 
-from ...core import hashing
+from mypy_extensions import i64
+
 from ...core.errors import IllegalMove
 from ...core.events import Event, GameEnd
 from ...core.family import Family, GameConfig, GameState
@@ -40,6 +41,7 @@ from .material import (
     COLOURS,
     DEFAULT_MATERIAL,
     HEIGHTS,
+    LOTS,
     Material,
     default_sides,
     lot_name,
@@ -49,7 +51,9 @@ from .moves import CITY_INDEX, SEEN_FROM, Build, Choose, Discard, Move, may_buil
 
 ROUNDS = {2: 6, 3: 6, 4: 4}  # M7
 PER_ROUND = {2: 4, 3: 4, 4: 6}  # pieces per colour per round (M4, M7)
-_item = hashing.item
+# the board's keys, made once: a lookup with the very key object stored compares no fields
+# (typed Any so that, compiled, the tuple is not unpacked and packed again)
+_CELLS: Final[list[Any]] = [(city, lot) for city in range(len(CITIES)) for lot in range(LOTS)]
 
 
 class ManhattanState(GameState):
@@ -62,6 +66,8 @@ class ManhattanState(GameState):
     moves_played: int
     hash: int
     setup_events: list[Event]
+    _hash: i64  # pieces, supplies and scores (signed, see ``hashes``)
+    _turn_item: i64
 
     def __init__(self, config: GameConfig, original: ManhattanState | None = None) -> None:
         self.config = config
@@ -82,6 +88,10 @@ class ManhattanState(GameState):
         else:
             self.colours_of = tuple((c,) for c in own)
         self.colours = tuple(c for cs in self.colours_of for c in cs)
+        for c in self.colours:
+            if c not in COLOURS:
+                raise IllegalMove("M1", f"{c} is not a colour of Manhattan "
+                                  f"({', '.join(COLOURS)})")
         if len(set(self.colours)) != len(self.colours):
             raise IllegalMove("M2", "every colour belongs to one player: "
                               f"{', '.join(self.colours)}")
@@ -89,6 +99,14 @@ class ManhattanState(GameState):
             raise IllegalMove("M2", f"every side of the board seats one player: "
                               f"{', '.join(self.sides)}")
         self.seat_of = {c: s for s, cs in enumerate(self.colours_of) for c in cs}
+        # a colour's place in COLOURS (``hashes``' tables) and the lot each card marks, by seat
+        self._cid = {c: COLOURS.index(c) for c in self.colours}
+        self._seat_cid = [self._cid[cs[0]] for cs in self.colours_of]
+        for side in self.sides:
+            if side not in SEEN_FROM:
+                raise IllegalMove("M2", f"{side!r} is not a side of the board (choose from "
+                                  f"{', '.join(SEEN_FROM)})")
+        self._lots = tuple(SEEN_FROM[side] for side in self.sides)
         self.rounds = ROUNDS[n]
         self.per_round = PER_ROUND[n]
         self.builds_per_round = self.per_round * len(self.colours)
@@ -118,6 +136,7 @@ class ManhattanState(GameState):
         """Make this a copy of ``o``: what changes in place is copied, the rest shared."""
         self.material, self.sides, self.colours_of = o.material, o.sides, o.colours_of
         self.colours, self.seat_of, self.rounds = o.colours, o.seat_of, o.rounds
+        self._cid, self._seat_cid, self._lots = o._cid, o._seat_cid, o._lots
         self.per_round, self.builds_per_round = o.per_round, o.builds_per_round
         self.round, self.first, self.phase, self.turn = o.round, o.first, o.phase, o.turn
         self.finished, self.moves_played = o.finished, o.moves_played
@@ -138,7 +157,8 @@ class ManhattanState(GameState):
 
     def _rehash(self) -> None:
         """The state hash from its three parts (board and supplies, turn, cards)."""
-        self.hash = self._hash ^ self._turn_item ^ self.deck.hash ^ self.deck.played_hash
+        self.hash = hashes.unsigned(self._hash ^ self._turn_item ^ self.deck.hash
+                                    ^ self.deck.played_hash)
 
     @property
     def hands(self) -> list[list[int]]:
@@ -239,10 +259,12 @@ class ManhattanState(GameState):
         else:
             raise IllegalMove("M4", f"{move!r} is not a Manhattan move")
 
-    def _check_build(self, seat: int, move: Build) -> tuple[str, int, int]:
-        """M1-M5, M7 for a build by ``seat``; its colour, city index and lot. Written for
-        speed: the common legal build costs a few lookups, the messages come from the slow
-        checks it falls back to."""
+    def _check_build(self, seat: int, move: Build) -> tuple[str, int, int, int,
+                                                           list[tuple[str, int]] | None]:
+        """M1-M5, M7 for a build by ``seat``; its colour, the colour's place in COLOURS, the
+        city index, the lot and the building there (None: an empty lot). Written for speed:
+        the common legal build costs a few lookups, the messages come from the slow checks
+        it falls back to."""
         if self.phase != "build":
             raise IllegalMove("M4", f"{self.config.players[seat].name} must first choose "
                               f"the pieces of round {self.round}")
@@ -254,10 +276,13 @@ class ManhattanState(GameState):
         mine = self.colours_of[seat]
         if colour is None and len(mine) == 1:
             colour = mine[0]
-        elif colour is None or colour not in mine:
-            colour = self._colour(seat, colour)
-        city = CITY_INDEX.get(move.city) if type(move.city) is str else None
-        if city is None:
+            cid = self._seat_cid[seat]
+        else:
+            if colour is None or colour not in mine:
+                colour = self._colour(seat, colour)
+            cid = self._cid[colour]
+        city = CITY_INDEX.get(move.city, -1) if type(move.city) is str else -1
+        if city < 0:
             raise IllegalMove("M1", f"{move.city!r} is not a city of the board (choose "
                               f"from {', '.join(CITIES)})")
         storeys = move.storeys
@@ -265,15 +290,15 @@ class ManhattanState(GameState):
             raise IllegalMove("M4", f"{self.config.players[seat].name} has no {colour} "
                               f"{storeys}-storey piece in play (chosen: "
                               f"{pieces_text(self._chosen_list(colour)) or 'none'})")
-        lot = SEEN_FROM[self.sides[seat]][card]
-        stack = self.board.get((city, lot))
+        lot = self._lots[seat][card]
+        stack = self.board.get(_CELLS[city * LOTS + lot])
         if stack and not may_build(stack, colour, storeys):
             raise IllegalMove("M5", str(self.takeover_error(seat, card, move.city, storeys,
                                                             colour)))
         draw = move.draw
         if deck.seed is None or not deck.pile or (draw is not None and draw != deck.pile[0]):
             deck.check_draw(seat, card, draw)
-        return colour, city, lot
+        return colour, cid, city, lot, stack
 
     def _colour(self, seat: int, colour: str | None) -> str:
         """The colour a build of ``seat`` uses (M2, M7)."""
@@ -316,6 +341,33 @@ class ManhattanState(GameState):
                                   f"{self.supply[colour][h]} left")
         return counts
 
+    def _choose_counts(self, seat: int, move: Choose) -> list[int] | None:
+        """How many pieces of each height a legal choice takes, at ``5 * k + height`` for
+        the seat's k-th colour; None if it is illegal (``_check_choose`` says why)."""
+        mine = self.colours_of[seat]
+        counts = [0] * 10
+        for colour, h in move.pieces:
+            if colour == mine[0]:
+                k = 0
+            elif len(mine) > 1 and colour == mine[1]:
+                k = 5
+            else:
+                return None
+            if not 1 <= h <= 4:
+                return None
+            counts[k + h] += 1
+        for k, colour in enumerate(mine):
+            supply = self.supply[colour]
+            taken = 0
+            for h in HEIGHTS:
+                n = counts[5 * k + h]
+                if n > supply[h]:
+                    return None
+                taken += n
+            if taken != self.per_round:
+                return None
+        return counts
+
     def _chosen_list(self, colour: str) -> list[tuple[str, int]]:
         return [(colour, h) for h in HEIGHTS for _ in range(self.chosen[colour][h])]
 
@@ -347,33 +399,33 @@ class ManhattanState(GameState):
             return self._apply_other(move, explain)
         seat = (self.first + self.turn) % len(self.scores)
         try:
-            colour, city, lot = self._check_build(seat, move)
+            colour, cid, city, lot, stack = self._check_build(seat, move)
         except IllegalMove as exc:
             self._annotate(exc)
             raise
         deck = self.deck
-        card, storeys = move.card, move.storeys
-        stack = self.board.setdefault((city, lot), [])
-        before = stack[-1][0] if stack else None
-        key = (city, lot, len(stack), colour, storeys)
-        self._hash ^= hashes.PIECE.get(key) or hashes.remember(hashes.PIECE, key, "m-piece")
-        stack.append((colour, storeys))
-        self.chosen[colour][storeys] -= 1
+        storeys = move.storeys
+        if stack is None:
+            stack = self.board[_CELLS[city * LOTS + lot]] = []
         events: list[Event] = []
         if explain:
-            events.append(Built(seat, colour, card, move.city, lot, storeys,
-                                scoring.height(stack), before))
-        reshuffle = deck.play_and_draw(seat, card, move.draw if deck.seed is None else None,
-                                       explain)
+            before = stack[-1][0] if stack else None
+            events.append(Built(seat, colour, move.card, move.city, lot, storeys,
+                                scoring.height(stack) + storeys, before))
+        self._hash ^= hashes.piece(city, lot, len(stack), cid, colour, storeys)
+        stack.append((colour, storeys))
+        self.chosen[colour][storeys] -= 1
+        reshuffle = deck.play_and_draw(seat, move.card,
+                                       move.draw if deck.seed is None else None, explain)
         if reshuffle:
             events += reshuffle
         self.turn += 1
         if self.turn == self.builds_per_round:
             events += self._end_round(explain)
         self.moves_played += 1
-        turn = (self.phase, self.round, self.first, self.turn)
-        self._turn_item = hashes.TURN.get(turn) or hashes.remember(hashes.TURN, turn, "m-turn")
-        self.hash = self._hash ^ self._turn_item ^ deck.hash ^ deck.played_hash
+        self._turn_item = hashes.turn(self.phase, self.round, self.first, self.turn)
+        self.hash = hashes.unsigned(self._hash ^ self._turn_item ^ deck.hash
+                                    ^ deck.played_hash)
         return events
 
     def _annotate(self, exc: IllegalMove) -> None:
@@ -386,20 +438,28 @@ class ManhattanState(GameState):
         seat = (self.first + self.turn) % len(self.scores)
         events: list[Event] = []
         if type(move) is Choose and self.phase == "choose":
-            try:
-                counts = self._check_choose(seat, move)
-            except IllegalMove as exc:
-                self._annotate(exc)
-                raise
+            mine = self.colours_of[seat]
+            counts = self._choose_counts(seat, move)
+            if counts is None:  # refused: the checks that word why
+                try:
+                    by_piece = self._check_choose(seat, move)
+                except IllegalMove as exc:
+                    self._annotate(exc)
+                    raise
+                counts = [0] * 10
+                for (colour, s), n in by_piece.items():
+                    counts[5 * mine.index(colour) + s] = n
             h = self._hash
-            table = hashes.SUPPLY
-            for (colour, s), n in counts.items():
-                supply = self.supply[colour]
-                before, after = (colour, s, supply[s]), (colour, s, supply[s] - n)
-                h ^= ((table.get(before) or hashes.remember(table, before, "m-supply"))
-                      ^ (table.get(after) or hashes.remember(table, after, "m-supply")))
-                supply[s] -= n
-                self.chosen[colour][s] += n
+            for k, colour in enumerate(mine):
+                cid, supply, chosen = self._cid[colour], self.supply[colour], self.chosen[colour]
+                for s in HEIGHTS:
+                    n = counts[5 * k + s]
+                    if n:
+                        left = supply[s]
+                        h ^= (hashes.supply(cid, colour, s, left)
+                              ^ hashes.supply(cid, colour, s, left - n))
+                        supply[s] = left - n
+                        chosen[s] += n
             self._hash = h
             if explain:
                 colours = self.colours
@@ -425,8 +485,8 @@ class ManhattanState(GameState):
                                              explain)
         for colour, p in points.items():
             if p:
-                old = self.colour_scores[colour]
-                self._hash ^= _item("m-score", colour, old) ^ _item("m-score", colour, old + p)
+                old, cid = self.colour_scores[colour], self._cid[colour]
+                self._hash ^= hashes.score(cid, colour, old) ^ hashes.score(cid, colour, old + p)
                 self.colour_scores[colour] = old + p
                 self.scores[self.seat_of[colour]] += p
         return list(events)
@@ -487,9 +547,8 @@ class ManhattanState(GameState):
                           for i, p in enumerate(self.config.players))
         return f"hands {hands}; pile {len(self.pile)}, played {len(self.played)}"
 
-    def _turn_hash(self) -> int:
-        turn = (self.phase, self.round, self.first, self.turn)
-        return hashes.TURN.get(turn) or hashes.remember(hashes.TURN, turn, "m-turn")
+    def _turn_hash(self) -> i64:
+        return hashes.turn(self.phase, self.round, self.first, self.turn)
 
     def hash_from_scratch(self) -> int:
         """The state hash computed anew (the tests compare it with the incremental one)."""
