@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st_
 
 from replay.core.errors import IllegalMove
 from replay.core.events import GameEnd, Score
@@ -22,7 +24,7 @@ from replay.games.manhattan.material import (
     lot_name,
     lot_seen_from,
 )
-from replay.games.manhattan.scoring import score_round
+from replay.games.manhattan.scoring import points_only, score_round
 
 NAMES = ("Ada", "Bo", "Cy", "Di")
 
@@ -264,6 +266,30 @@ def test_M10_tie_score_rules_give_nobody_the_points() -> None:
     assert all(e.winners == () for e in ties)
     assert points == {"blue": 1, "black": 1}  # only the buildings score
     assert "nobody scores" in ties[0].detail
+
+
+pieces_ = st_.tuples(st_.sampled_from(COLOURS), st_.integers(1, 4))
+boards = st_.dictionaries(st_.tuples(st_.integers(0, 5), st_.integers(0, 8)),
+                          st_.lists(pieces_, min_size=0, max_size=4), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(board=boards, players=st_.integers(2, 4))
+def test_M6_M10_the_verifier_scores_as_the_explained_scoring(board: Any, players: int) -> None:
+    """``points_only`` (the replay's) against ``score_round``'s events and points, on any
+    board: small boards of few colours reach tied tallest buildings and tied majorities."""
+    colours = COLOURS[:players] if players > 2 else COLOURS
+    board = {k: [p for p in v if p[0] in colours] for k, v in board.items()}
+    seat_of = {c: i % players for i, c in enumerate(colours)}
+    events, points = score_round(board, colours, seat_of, "play")
+    assert points_only(board, colours) == points
+    assert score_round(board, colours, seat_of, "play", explain=False)[1] == points
+    assert sum(e.points * len(e.winners) for e in events) == sum(points.values())
+    for e in events:
+        if e.rule == "M10":
+            event(f"tie: {e.feature}")
+    if not any(board.values()):
+        event("an empty board")
 
 
 def play_out(st: ManhattanState, label: str, pick_seed: str = "p") -> int:

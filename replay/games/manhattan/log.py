@@ -11,7 +11,7 @@ when not the default) and ``deal`` (M3: required without a seed, checked with on
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ...core.errors import IllegalMove, LogFormatError
@@ -187,15 +187,10 @@ def read_moves(raws: list[Any]) -> list[Move] | None:
     for m in raws:
         if type(m) is not dict:
             return None
-        if "card" in m:
-            build = _build(m)
-            if build is None:
-                return None
-            append(build)
-        elif move_surely_valid(m):
-            append(decode_move(m, ""))
-        else:
+        move: Move | None = _build(m) if "card" in m else _choose(m) if "choose" in m else None
+        if move is None:
             return None
+        append(move)
     return out
 
 
@@ -226,10 +221,30 @@ def _build(m: dict[str, Any]) -> Build | None:
     return Build(card, city, storeys, colour, draw)
 
 
-def _ints(values: Sequence[Any]) -> bool:
-    # ``json_input.plain_int`` written out: a call into the interpreted module per value
-    # costs more than the test (this runs on every move read)
-    return all(type(v) is int and -1000 <= v <= 1000 for v in values)
+def _choose(m: dict[str, Any]) -> Choose | None:
+    """A choice move object as a ``Choose`` when the schema surely accepts it, else None."""
+    choose = m.get("choose")
+    if type(choose) is not dict or not 1 <= len(choose) <= 2:
+        return None
+    fields = 1
+    if "scores" in m:
+        if not scores_object(m["scores"]):
+            return None
+        fields += 1
+    if len(m) != fields:  # another field
+        return None
+    pieces: list[tuple[str, int]] = []
+    for colour, hs in choose.items():
+        if not (type(colour) is str and 1 <= len(colour) <= 32 and type(hs) is list
+                and 1 <= len(hs) <= 24):
+            return None
+        for h in hs:
+            # ``json_input.plain_int`` written out: a call into the interpreted module per
+            # value costs more than the test
+            if not (type(h) is int and -1000 <= h <= 1000):
+                return None
+            pieces.append((colour, h))
+    return Choose(tuple(pieces))
 
 
 def move_surely_valid(raw: Any) -> bool:
@@ -239,14 +254,6 @@ def move_surely_valid(raw: Any) -> bool:
     if "card" in raw:
         return _build(raw) is not None
     if "choose" in raw:
-        choose = raw["choose"]
-        if not (set(raw) <= {"choose", "scores"} and type(choose) is dict
-                and 1 <= len(choose) <= 2):
-            return False
-        for colour, hs in choose.items():
-            if not (type(colour) is str and 1 <= len(colour) <= 32 and type(hs) is list
-                    and 1 <= len(hs) <= 24 and _ints(hs)):
-                return False
-        return "scores" not in raw or scores_object(raw["scores"])
+        return _choose(raw) is not None
     return False
 
