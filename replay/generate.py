@@ -34,11 +34,7 @@ def play_random(config: GameConfig) -> tuple[GameState, list[dict[str, Any]]]:
     assert config.seed is not None
     fam = family(config.game)
     state = fam.new_state(config)
-    pick = SeededStream(config.seed, "generator")
-    moves: list[dict[str, Any]] = []
-    encode = fam.encode_move
-    while not state.finished:
-        moves.append(encode(fam.play_random(state, pick)))
+    moves = fam.play_random_game(state, SeededStream(config.seed, "generator"))
     return state, moves
 
 

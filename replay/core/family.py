@@ -319,6 +319,15 @@ class Family(ABC):
         """Play a random legal move on ``state`` by the family's generator policy (``pick`` is
         a seeded stream) and return it: what ``python -m replay generate`` plays."""
 
+    def play_random_game(self, state: GameState, pick: Any) -> list[dict[str, Any]]:
+        """Play ``state`` to its end by ``play_random`` and return the moves as log objects
+        (``encode_move``). A family may override it with a loop compiled with its policy:
+        the generator's speed."""
+        moves: list[dict[str, Any]] = []
+        while not state.finished:
+            moves.append(self.encode_move(self.play_random(state, pick)))
+        return moves
+
     # ------------------------------------------------------------ drawing
 
     @abstractmethod

@@ -16,9 +16,10 @@ from ...core.errors import LogFormatError
 from ...core.events import Event
 from ...core.family import Family, GameConfig, GameState, MoveText, Player, register
 from . import log
-from .material import COLOURS, Material
+from .deck import Deck
+from .material import COLOURS, DEFAULT_MATERIAL, Material
 from .moves import Build, Choose, Discard, Move
-from .policy import random_move
+from .policy import play_game, random_move
 from .state import ManhattanState
 
 __all__ = ["MANHATTAN", "Build", "Choose", "Discard", "Manhattan", "ManhattanState",
@@ -59,8 +60,9 @@ class Manhattan(Family):
         material = log.material_json(config.material)
         if material:
             out["material"] = material
-        state = ManhattanState(config)
-        out["deal"] = [sorted(h) for h in state.hands]
+        deck = Deck(config.material or DEFAULT_MATERIAL, [p.name for p in config.players],
+                    config.seed, config.options.get("deal"))
+        out["deal"] = [sorted(h) for h in deck.hands]
         return out
 
     def players_json(self, config: GameConfig) -> list[dict[str, Any]]:
@@ -101,6 +103,11 @@ class Manhattan(Family):
         move = random_move(state, pick)
         state.play(move)
         return move
+
+    def play_random_game(self, state: GameState, pick: Any) -> list[dict[str, Any]]:
+        """The whole game by the policy, in its compiled loop (``policy.play_game``)."""
+        assert isinstance(state, ManhattanState)
+        return play_game(state, pick)
 
     def draw(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
              notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:

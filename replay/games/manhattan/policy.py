@@ -14,16 +14,31 @@ Every build names the card drawn after it (``draw``), so a generated log also sh
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-from .material import CITIES, HEIGHTS
+from .log import encode_move
+from .material import CITIES, HEIGHTS, LOTS
 from .moves import SEEN_FROM, Build, Choose, Discard, Move, may_build
 from .state import ManhattanState
 
 TRIES = 8
 TAKEOVER_ODDS = 3  # a possible take-over is chosen one time in this many
 CITY_COUNT = len(CITIES)
-LOT_KEYS = [[(city, lot) for city in range(CITY_COUNT)] for lot in range(9)]  # board keys
+# the board's keys by lot, then city (typed Any so that, compiled, a key is looked up as the
+# very tuple stored, not unpacked and packed again)
+LOT_KEYS: Final[list[list[Any]]] = [[(city, lot) for city in range(CITY_COUNT)]
+                                    for lot in range(LOTS)]
+
+
+def play_game(state: ManhattanState, pick: Any) -> list[dict[str, Any]]:
+    """Play ``state`` to its end by ``random_move``; the moves as log objects (the loop of
+    ``generate.play_random`` for Manhattan, compiled with the policy)."""
+    moves: list[dict[str, Any]] = []
+    while not state.finished:
+        move = random_move(state, pick)
+        state.play(move)
+        moves.append(encode_move(move))
+    return moves
 
 
 def random_move(state: ManhattanState, pick: Any) -> Move:
@@ -40,18 +55,22 @@ def random_move(state: ManhattanState, pick: Any) -> Move:
             pieces += [(colour, h) for h in sorted(pool[:state.per_round])]
         return Choose(tuple(pieces))
     hand = state.hands[seat]
-    two = len(state.colours_of[seat]) > 1
-    in_play = [(c, h) for c in state.colours_of[seat] for h, n in state.chosen[c].items()
-               for _ in range(n)]
+    mine = state.colours_of[seat]
+    two = len(mine) > 1
+    in_play = 0  # the pieces in play, in the order of the colours, then of ``chosen``
+    for c in mine:
+        for n in state.chosen[c].values():
+            in_play += n
     seen = SEEN_FROM[state.sides[seat]]
     board = state.board
     for _ in range(TRIES):
-        r = pick.below(len(hand) * len(in_play) * CITY_COUNT * TAKEOVER_ODDS)
-        r, card_index = divmod(r, len(hand))
-        r, piece_index = divmod(r, len(in_play))
-        odds, offset = divmod(r, CITY_COUNT)
-        card = hand[card_index]
-        colour, storeys = in_play[piece_index]
+        r = pick.below(len(hand) * in_play * CITY_COUNT * TAKEOVER_ODDS)
+        card = hand[r % len(hand)]
+        r //= len(hand)
+        piece_index = r % in_play
+        r //= in_play
+        odds, offset = r // CITY_COUNT, r % CITY_COUNT
+        colour, storeys = _piece(state, mine, piece_index)
         lot = seen[card]
         free: list[int] = []
         takeovers: list[int] = []
@@ -75,3 +94,13 @@ def random_move(state: ManhattanState, pick: Any) -> Move:
                      state.deck.next_card(build.card))
     card = min(hand)
     return Discard(card, state.deck.next_card(card))
+
+
+def _piece(state: ManhattanState, mine: tuple[str, ...], index: int) -> tuple[str, int]:
+    """The ``index``-th piece in play: colour by colour, each in the order of ``chosen``."""
+    for c in mine:
+        for h, n in state.chosen[c].items():
+            if index < n:
+                return c, h
+            index -= n
+    raise ValueError(f"no piece {index} in play")
