@@ -12,7 +12,7 @@ from ..core.events import Event
 from ..core.family import Family, GameConfig, GameState, MoveText, Player
 from ..core.json_input import scores_surely_valid, text
 from . import words
-from .moves import TileMove, placement_surely_valid
+from .moves import placement_surely_valid
 from .tileset import TileSet, builtin_tileset, combine
 
 
@@ -118,22 +118,6 @@ class TileFamily(Family):
 @cache
 def _builtin_combination(main: str, expansions: tuple[str, ...]) -> TileSet:
     return combine([builtin_tileset(main)] + [builtin_tileset(x) for x in expansions])
-
-
-FIGURE_RATE = 600  # the generator puts a figure on 600 moves in 1000 (when it can)
-
-
-def random_placement(state: Any, tile: Any, pick: Any, move_class: type = TileMove) -> Any:
-    """The generator's policy for a tile: a placement drawn from the sorted legal ones, then,
-    on ``FIGURE_RATE`` moves in 1000, a figure drawn from the legal choices; a move of
-    ``move_class``."""
-    x, y, rot = state.pick_placement(tile, pick)
-    figure = None
-    if pick.below(1000) < FIGURE_RATE:
-        figs = state.figure_options(tile, x, y, rot)
-        if figs:
-            figure = figs[pick.below(len(figs))]
-    return move_class(x, y, rot, tile.id, figure)
 
 
 _HEX = frozenset("0123456789abcdef")

@@ -11,17 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...core.errors import LogFormatError, ReplayError
+from ...core.errors import ReplayError
 from ...core.family import Expansion, GameConfig, GameState, Option, register
 from ...core.json_input import scores_surely_valid
-from ...tiles.family import TileFamily, random_placement
-from ...tiles.moves import (
-    encode_tile_move,
-    placement_surely_valid,
-    tile_fields,
-)
+from ...tiles.family import TileFamily
+from ...tiles.moves import placement_surely_valid, tile_fields
 from .hills_sheep import FlockChoice, HillsSheep
 from .inns_cathedrals import InnsCathedrals
+from .policy import encode, play_game, random_move
 from .rules import ExpansionRules
 from .state import CarcassonneState, Move, read_plain_moves
 
@@ -78,11 +75,7 @@ class Carcassonne(TileFamily):
             return None  # the slow path says it, after the header's errors
 
     def encode_move(self, move: Any) -> dict[str, Any]:
-        out = encode_tile_move(move)
-        if move.flock or move.tokens or move.hidden is not None:
-            for r in FIELD_RULES:
-                out.update(r.encode(move))
-        return out
+        return encode(move, FIELD_RULES)
 
     def move_surely_valid(self, raw: Any) -> bool:
         if type(raw) is dict and BASIC_FIELDS.issuperset(raw):  # most moves: the shared check
@@ -95,14 +88,14 @@ class Carcassonne(TileFamily):
 
     def play_random(self, state: GameState, pick: Any) -> Move:
         assert isinstance(state, CarcassonneState)
-        tile = state.current
-        if tile is None:
-            raise LogFormatError("the generator plays seeded games only")
-        move: Move = random_placement(state, tile, pick, Move)
-        for r in state.rules:
-            move = r.random_choices(state, tile, move, pick)
+        move = random_move(state, pick)
         state.play(move)  # one step: no events are kept
         return move
+
+    def play_random_game(self, state: GameState, pick: Any) -> list[dict[str, Any]]:
+        """The whole game by the policy, in its compiled loop (``policy.play_game``)."""
+        assert isinstance(state, CarcassonneState)
+        return play_game(state, pick, FIELD_RULES)
 
 
 CARCASSONNE = register(Carcassonne())

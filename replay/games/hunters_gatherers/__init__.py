@@ -14,13 +14,14 @@ from typing import Any
 
 from ...core.errors import LogFormatError
 from ...core.family import GameConfig, GameState, Option, register
-from ...tiles.family import TileFamily, random_placement
+from ...tiles.family import TileFamily
 from ...tiles.moves import (
     TileMove,
     encode_tile_move,
     placement_surely_valid,
     tile_fields,
 )
+from ...tiles.policy import random_placement
 from .state import HuntersGatherersState, Move
 
 __all__ = ["HUNTERS_GATHERERS", "HuntersGatherers", "HuntersGatherersState", "Move"]
