@@ -1,9 +1,10 @@
-"""Manhattan's moves (M4, M5 and the discard of docs/rules.md) and the lookups a build needs:
+"""Manhattan's moves (M4, M5 and the discard of docs/rules.md) and the lookups a move needs:
 the city of a name, the lot a card marks from a side (M2), whether a piece may go on a
-building (M5)."""
+building (M5), what a choice of pieces takes from the supply (M4)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...core.values import write_once
@@ -79,3 +80,33 @@ def may_build(stack: list[tuple[str, int]], colour: str, storeys: int) -> bool:
         elif c == colour:
             mine += s
     return mine + storeys >= theirs
+
+
+def choice_counts(pieces: Sequence[tuple[str, int]], mine: tuple[str, ...],
+                  supply: dict[str, dict[int, int]], per_round: int) -> list[int] | None:
+    """M4: how many pieces of each height a choice of ``pieces`` by the player of the colours
+    ``mine`` takes, at ``5 * k + height`` for the k-th colour; None if the choice is illegal
+    (a colour not theirs, a height that does not exist, more than the supply holds, not
+    ``per_round`` pieces of each colour; ``ManhattanState`` words why)."""
+    counts = [0] * 10
+    for colour, h in pieces:
+        if colour == mine[0]:
+            k = 0
+        elif len(mine) > 1 and colour == mine[1]:
+            k = 5
+        else:
+            return None
+        if not 1 <= h <= 4:
+            return None
+        counts[k + h] += 1
+    for k, colour in enumerate(mine):
+        left = supply[colour]
+        taken = 0
+        for h in range(1, 5):
+            n = counts[5 * k + h]
+            if n > left[h]:
+                return None
+            taken += n
+        if taken != per_round:
+            return None
+    return counts

@@ -1,19 +1,9 @@
 """A game of Manhattan in progress: ``ManhattanState`` and its moves.
 
-Decisions where the rulebook (seed 001) is silent, as a careful player would take them:
-
-* **Seats (M2).** ``config.options["sides"]`` (one side per player, the log's
-  ``players[i].side``) or by default south/north for two players, south, west, north(, east)
-  for three or four. The two-player game's second colours are
-  ``config.options["second_colours"]`` (``players[i].second_colour``) or the first unused
-  Manhattan colours.
-* **Cards (M3):** see ``deck``.
-* **No legal build (M5).** Rare: every lot the player's cards mark is held in all six cities
-  by other colours too tall to take over with the chosen pieces. Then (and only then) the
-  player discards one card of their choice (``Discard``), draws, and plays again, as
-  Carcassonne's G5 redraws an unplaceable tile.
-* Every player draws after every card, the last card of the game included; the first player
-  of the next round is the left neighbour, i.e. the next seat (G3 order is clockwise).
+Decisions where the rulebook (seed 001) is silent are in docs/rules.md ("M: decisions"): the
+seats and second colours (``config.options["sides"]``, ``["second_colours"]``), the discard
+when no build is legal (M5, ``Discard``), the draw after every card and the first player of
+each round (the next seat). The cards (M3) are in ``deck``.
 
 The state hash (L4) is kept incrementally: one item per piece on the board, per colour's
 supply of each height and score, the cards' items (``deck``) and one for the turn (phase,
@@ -47,7 +37,16 @@ from .material import (
     lot_name,
     lot_seen_from,
 )
-from .moves import CITY_INDEX, SEEN_FROM, Build, Choose, Discard, Move, may_build
+from .moves import (
+    CITY_INDEX,
+    SEEN_FROM,
+    Build,
+    Choose,
+    Discard,
+    Move,
+    choice_counts,
+    may_build,
+)
 
 ROUNDS = {2: 6, 3: 6, 4: 4}  # M7
 PER_ROUND = {2: 4, 3: 4, 4: 6}  # pieces per colour per round (M4, M7)
@@ -289,7 +288,7 @@ class ManhattanState(GameState):
         if type(storeys) is not int or not self.chosen[colour].get(storeys):
             raise IllegalMove("M4", f"{self.config.players[seat].name} has no {colour} "
                               f"{storeys}-storey piece in play (chosen: "
-                              f"{pieces_text(self._chosen_list(colour)) or 'none'})")
+                              f"{pieces_text(self.chosen_list(colour)) or 'none'})")
         lot = self._lots[seat][card]
         stack = self.board.get(_CELLS[city * LOTS + lot])
         if stack and not may_build(stack, colour, storeys):
@@ -340,36 +339,6 @@ class ManhattanState(GameState):
                 raise IllegalMove("M4", f"{name} takes {n} {colour} {h}-storey pieces; "
                                   f"{self.supply[colour][h]} left")
         return counts
-
-    def _choose_counts(self, seat: int, move: Choose) -> list[int] | None:
-        """How many pieces of each height a legal choice takes, at ``5 * k + height`` for
-        the seat's k-th colour; None if it is illegal (``_check_choose`` says why)."""
-        mine = self.colours_of[seat]
-        counts = [0] * 10
-        for colour, h in move.pieces:
-            if colour == mine[0]:
-                k = 0
-            elif len(mine) > 1 and colour == mine[1]:
-                k = 5
-            else:
-                return None
-            if not 1 <= h <= 4:
-                return None
-            counts[k + h] += 1
-        for k, colour in enumerate(mine):
-            supply = self.supply[colour]
-            taken = 0
-            for h in HEIGHTS:
-                n = counts[5 * k + h]
-                if n > supply[h]:
-                    return None
-                taken += n
-            if taken != self.per_round:
-                return None
-        return counts
-
-    def _chosen_list(self, colour: str) -> list[tuple[str, int]]:
-        return [(colour, h) for h in HEIGHTS for _ in range(self.chosen[colour][h])]
 
     def takeover_error(self, seat: int, card: int, city: str, storeys: int,
                        colour: str) -> str | None:
@@ -439,7 +408,7 @@ class ManhattanState(GameState):
         events: list[Event] = []
         if type(move) is Choose and self.phase == "choose":
             mine = self.colours_of[seat]
-            counts = self._choose_counts(seat, move)
+            counts = choice_counts(move.pieces, mine, self.supply, self.per_round)
             if counts is None:  # refused: the checks that word why
                 try:
                     by_piece = self._check_choose(seat, move)
@@ -525,27 +494,23 @@ class ManhattanState(GameState):
                 for h in HEIGHTS}
 
     def status(self) -> dict[str, Any]:
-        return {"round": self.round, "rounds": self.rounds, "phase": self.phase,
-                "first_player": self.first, "pile": len(self.pile),
-                "played_cards": len(self.played), "hands": [len(h) for h in self.hands],
-                "colour_scores": dict(self.colour_scores),
-                "chosen": {c: pieces_text(self._chosen_list(c)) for c in self.colours}}
+        from .words import status  # the state told for people: no replay needs it
+
+        return status(self)
 
     def playthrough_intro(self) -> list[str]:
-        m = self.material
-        seats = ", ".join(f"{p.name} {self.sides[i]} {'+'.join(self.colours_of[i])}"
-                          for i, p in enumerate(self.config.players))
-        return [f"material cards per lot {list(m.cards_per_lot)}, pieces "
-                f"{[m.pieces[h] for h in HEIGHTS]}, hand {m.hand_size}",
-                f"seats {seats}", self._cards_line()]
+        from .words import playthrough_intro
+
+        return playthrough_intro(self)
 
     def playthrough_after(self, before: Any) -> str:
-        return f"round {self.round} {self.phase}; {self._cards_line()}"
+        from .words import cards_line
 
-    def _cards_line(self) -> str:
-        hands = ", ".join(f"{p.name} {sorted(self.hands[i])}"
-                          for i, p in enumerate(self.config.players))
-        return f"hands {hands}; pile {len(self.pile)}, played {len(self.played)}"
+        return f"round {self.round} {self.phase}; {cards_line(self)}"
+
+    def chosen_list(self, colour: str) -> list[tuple[str, int]]:
+        """The pieces of ``colour`` in play, height by height."""
+        return [(colour, h) for h in HEIGHTS for _ in range(self.chosen[colour][h])]
 
     def _turn_hash(self) -> i64:
         return hashes.turn(self.phase, self.round, self.first, self.turn)

@@ -20,7 +20,7 @@ from typing import Any
 from ...core.events import Event, Score
 from ...core.family import GameState, MoveText
 from .events import Built, PiecesChosen, Reshuffle, pieces_text
-from .material import LOTS, lot_name, lot_seen_from
+from .material import HEIGHTS, LOTS, lot_name, lot_seen_from
 from .moves import Build, Choose, Discard
 from .state import ManhattanState
 
@@ -92,3 +92,29 @@ def _build(move: Build, events: Sequence[Event], state: GameState) -> tuple[str,
 
 def _draw(card: int | None) -> str:
     return "" if card is None else f"; draw {card}"
+
+
+def status(state: ManhattanState) -> dict[str, Any]:
+    """``GameState.status``: round, phase, first player, cards and pieces in play."""
+    return {"round": state.round, "rounds": state.rounds, "phase": state.phase,
+            "first_player": state.first, "pile": len(state.pile),
+            "played_cards": len(state.played), "hands": [len(h) for h in state.hands],
+            "colour_scores": dict(state.colour_scores),
+            "chosen": {c: pieces_text(state.chosen_list(c)) for c in state.colours}}
+
+
+def playthrough_intro(state: ManhattanState) -> list[str]:
+    """The first lines of a playthrough (``tools/golden.py``): material, seats, cards."""
+    m = state.material
+    seats = ", ".join(f"{p.name} {state.sides[i]} {'+'.join(state.colours_of[i])}"
+                      for i, p in enumerate(state.config.players))
+    return [f"material cards per lot {list(m.cards_per_lot)}, pieces "
+            f"{[m.pieces[h] for h in HEIGHTS]}, hand {m.hand_size}",
+            f"seats {seats}", cards_line(state)]
+
+
+def cards_line(state: ManhattanState) -> str:
+    """The hands, the pile and the played cards in one line."""
+    hands = ", ".join(f"{p.name} {sorted(state.hands[i])}"
+                      for i, p in enumerate(state.config.players))
+    return f"hands {hands}; pile {len(state.pile)}, played {len(state.played)}"
