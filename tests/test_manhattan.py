@@ -373,3 +373,31 @@ def test_hash_follows_the_state() -> None:
 def test_manhattan_is_registered() -> None:
     from replay.core.family import families, family
     assert family("manhattan") is MANHATTAN and MANHATTAN in families()
+
+
+def test_L4_hash_tables_give_the_items_inside_and_beyond_their_range() -> None:
+    """``hashes``' flat tables and their fallbacks beyond range (a building of 40 pieces, a
+    supply of 70, a score of 600, ...) give each item as ``hashing.item`` does, signed."""
+    from replay.core.hashing import item
+    from replay.games.manhattan import hashes
+
+    def same(value: int, *parts: object) -> None:
+        assert hashes.unsigned(value) == item(*parts), parts
+
+    for level in (0, 31, 32, 40):
+        for _ in range(2):  # the table filled, then read
+            same(hashes.piece(2, 4, level, 1, "black", 3), "m-piece", 2, 4, level, "black", 3)
+    for count in (0, 63, 64, 70):
+        same(hashes.supply(3, "green", 2, count), "m-supply", "green", 2, count)
+    for points in (0, 511, 512, 600):
+        same(hashes.score(0, "blue", points), "m-score", "blue", points)
+    for phase, rnd, first, turn in (("build", 3, 2, 17), ("over", 6, 1, 24),
+                                    ("build", 9, 1, 0), ("choose", 1, 0, 40)):
+        same(hashes.turn(phase, rnd, first, turn), "m-turn", phase, rnd, first, turn)
+    for seat, card, copy in ((3, 8, 31), (3, 8, 32), (5, 2, 0)):
+        same(hashes.hand(seat, card, copy), "m-hand", seat, card, copy)
+    for index in (0, 255, 256, 300):
+        same(hashes.played(index, 7), "m-played", index, 7)
+    for k in (0, 63, 64):
+        same(hashes.reshuffles(k), "m-reshuffles", k)
+    assert hashes.signed((1 << 64) - 1) == -1 and hashes.unsigned(-1) == (1 << 64) - 1
