@@ -233,7 +233,11 @@ def materials(draw: st.DrawFn, players: int) -> Material | None:
         return None
     hand = draw(st.integers(1, 5), label="hand size")
     cards = draw(st.lists(st.integers(0, 6), min_size=9, max_size=9), label="cards per lot")
-    cards[0] += max(0, players * hand + 1 - sum(cards))  # a deal and a pile (M1, M3)
+    short = max(0, players * hand + 1 - sum(cards))  # a deal and a pile (M1, M3), spread
+    for lot in range(9):  # over the lots within the schema's 20 cards a lot
+        more = min(short, 20 - cards[lot])
+        cards[lot] += more
+        short -= more
     pieces = draw(st.lists(st.integers(0, 14), min_size=4, max_size=4), label="pieces")
     need = ROUNDS[players] * PER_ROUND[players]
     pieces[0] += max(0, need - sum(pieces))  # enough pieces for every round (M1, M7)
