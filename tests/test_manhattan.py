@@ -90,6 +90,16 @@ def test_M2_sides_from_options() -> None:
     with pytest.raises(IllegalMove) as info:
         new(2, sides=["west", "west"])
     assert info.value.rule == "M2"
+    with pytest.raises(IllegalMove, match="'up' is not a side of the board") as info:
+        new(2, sides=["west", "up"])  # a config made by hand: a log's header is checked first
+    assert info.value.rule == "M2"
+
+
+def test_M1_a_colour_manhattan_has_not_is_refused_at_set_up() -> None:
+    players = (Player("Ada", "blue"), Player("Bo", "yellow"), Player("Cy", "red"))
+    with pytest.raises(IllegalMove, match="yellow is not a colour of Manhattan") as info:
+        MANHATTAN.new_state(GameConfig("manhattan", (), players, {}, "0"))
+    assert info.value.rule == "M1"
 
 
 def test_M3_deck_test_vectors_and_reshuffle() -> None:
