@@ -31,7 +31,7 @@ from .core.verify import Report, verify, verify_data, verify_file, verify_parsed
 if TYPE_CHECKING:
     from . import svg
     from .generate import dumps, generate_log
-    from .tiles.tileset import load_tileset_file as load_tileset
+    from .tiles.sets import load_tileset_file as load_tileset
 
 __all__ = [
     "Event", "Failure", "Family", "GameConfig", "GameEnd", "GameRecord", "GameState",
@@ -47,7 +47,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "svg": (".svg", None),
     "dumps": (".generate", "dumps"),
     "generate_log": (".generate", "generate_log"),
-    "load_tileset": (".tiles.tileset", "load_tileset_file"),
+    "load_tileset": (".tiles.sets", "load_tileset_file"),
 }
 
 

@@ -59,7 +59,7 @@ def _all_options() -> list[Option]:
 def _tileset(path: str | None) -> TileSet | None:
     if path is None:
         return None
-    from .tiles.tileset import load_tileset_file
+    from .tiles.sets import load_tileset_file
 
     return load_tileset_file(path)
 

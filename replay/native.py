@@ -14,7 +14,6 @@ replays the state-hash fixture with each.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import importlib.util
 import json
@@ -44,7 +43,13 @@ def sources() -> list[Path]:
 def fingerprint(path: Path) -> list[Any]:
     """What the manifest records of a source: size, modification time, SHA-256."""
     stat = path.stat()
-    return [stat.st_size, stat.st_mtime_ns, hashlib.sha256(path.read_bytes()).hexdigest()]
+    return [stat.st_size, stat.st_mtime_ns, _sha256_hex(path.read_bytes())]
+
+
+def _sha256_hex(data: bytes) -> str:
+    import hashlib  # here: OpenSSL's import costs every start, and a fresh build needs none
+
+    return hashlib.sha256(data).hexdigest()
 
 
 def _scan(folder: str, rel: str, out: dict[str, os.DirEntry[str]]) -> None:
@@ -75,7 +80,7 @@ def _fresh(manifest: dict[str, Any]) -> bool:
         if stat.st_size != entry[0]:
             return False
         if (stat.st_mtime_ns != entry[1]  # touched: only the content decides
-                and hashlib.sha256(Path(found.path).read_bytes()).hexdigest() != entry[2]):
+                and _sha256_hex(Path(found.path).read_bytes()) != entry[2]):
             return False
     return True
 

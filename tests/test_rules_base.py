@@ -14,8 +14,9 @@ from replay.core.verify import verify_data
 from replay.games.carcassonne import Move
 from replay.generate import config_for, play_random
 from replay.tiles.moves import FigureChoice
+from replay.tiles.sets import builtin_tileset, parse_tileset
 from replay.tiles.state import build_pile
-from replay.tiles.tileset import SIDE_DELTA, builtin_tileset, parse_tileset
+from replay.tiles.tileset import SIDE_DELTA
 
 from .support import carcassonne_of as _state
 from .support import mv, run, score_events, scores_of, table_log

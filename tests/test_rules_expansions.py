@@ -19,7 +19,7 @@ from replay.games.carcassonne import CarcassonneState, Move, hills_sheep
 from replay.generate import config_for, generate_log
 from replay.tiles.features import Figure
 from replay.tiles.scoring import majority
-from replay.tiles.tileset import builtin_tileset, parse_tileset
+from replay.tiles.sets import builtin_tileset, parse_tileset
 
 from .support import FIXTURES, fixture_log, load, run, score_events
 from .support import carcassonne_of as _state

@@ -26,7 +26,7 @@ from replay.generate import config_for, dumps, generate_log, play_random
 from replay.tiles.events import Place
 from replay.tiles.features import Feature, Figure
 from replay.tiles.scoring import majority
-from replay.tiles.tileset import DATA_DIR, builtin_tileset
+from replay.tiles.sets import DATA_DIR, builtin_tileset
 
 from .support import FIXTURES, fixture_log, load, run, score_events
 

@@ -21,8 +21,9 @@ from replay.generate import config_for, dumps, generate_log
 from replay.tiles.art import rotate_point, tile_art
 from replay.tiles.events import Place
 from replay.tiles.moves import FigureChoice
+from replay.tiles.sets import builtin_tileset
 from replay.tiles.state import TileState
-from replay.tiles.tileset import TileType, builtin_tileset
+from replay.tiles.tileset import TileType
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -15,13 +15,8 @@ from pathlib import Path
 import pytest
 
 from replay.core.errors import TileSetError
-from replay.tiles.tileset import (
-    DATA_DIR,
-    TileSet,
-    TileType,
-    builtin_tileset,
-    load_tileset_file,
-)
+from replay.tiles.sets import DATA_DIR, builtin_tileset, load_tileset_file
+from replay.tiles.tileset import TileSet, TileType
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE = DATA_DIR / "hunters-gatherers.json"
@@ -239,7 +234,7 @@ def test_every_built_in_tile_set_is_valid_under_the_schema() -> None:
     """The built-in sets skip the schema when a game starts (start-up time): here they pass
     it, and loading each through the full check gives the same set."""
     from replay.core.schemas import validator
-    from replay.tiles.tileset import load_tileset_file
+    from replay.tiles.sets import load_tileset_file
     files = sorted(DATA_DIR.glob("*.json"))
     assert len(files) >= 4
     for path in files:

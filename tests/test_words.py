@@ -22,7 +22,8 @@ from replay.core.events import Score, explanations
 from replay.core.record import parse
 from replay.core.verify import verify_data
 from replay.generate import dumps, generate_log
-from replay.tiles.tileset import POSITIONS, builtin_tileset
+from replay.tiles.sets import builtin_tileset
+from replay.tiles.tileset import POSITIONS
 from web.app import create_app
 from web.games import summarise
 

@@ -35,7 +35,7 @@ _spec.loader.exec_module(native)
 MODULES: tuple[str, ...] = (
     *(f"replay/core/{m}.py" for m in ("scan", "header_check", "hashing", "rng", "loop")),
     *(f"replay/tiles/{m}.py" for m in
-      ("state", "board", "figures", "features", "moves", "scoring", "policy")),
+      ("state", "board", "figures", "features", "moves", "scoring", "policy", "tileset")),
     *(f"replay/games/carcassonne/{m}.py" for m in
       ("state", "rules", "scoring", "hills_sheep", "inns_cathedrals", "policy")),
     *(f"replay/games/hunters_gatherers/{m}.py" for m in ("state", "scoring")),

@@ -8,7 +8,7 @@ under every ``PYTHONHASHSEED``, and moving from one state to the next costs a fe
 
 from __future__ import annotations
 
-import hashlib
+from .digests import blake2b
 
 _cache: dict[tuple[object, ...], int] = {}
 
@@ -27,7 +27,7 @@ def item(*parts: object) -> int:
 def text_item(text: str) -> int:
     """``item`` of parts whose texts joined by "|" are ``text`` (not cached: for callers that
     keep their own table)."""
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+    return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
 class Items(dict[int, int]):

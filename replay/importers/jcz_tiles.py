@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from ..tiles.tileset import POSITIONS, SIDES, TileType, builtin_tileset, location_name
+from ..tiles.sets import builtin_tileset
+from ..tiles.tileset import POSITIONS, SIDES, TileType, location_name
 
 # project tile set -> the log's expansion name ("" for the base game)
 TILESETS = {"base-1e": "", "inns-cathedrals": "inns-cathedrals", "hills-sheep": "hills-sheep"}
@@ -64,7 +65,7 @@ def tile_map() -> dict[str, JczTile]:
 def _sources(set_id: str) -> dict[str, str]:
     import json
 
-    from ..tiles.tileset import DATA_DIR
+    from ..tiles.sets import DATA_DIR
 
     data = json.loads((DATA_DIR / f"{set_id}.json").read_text(encoding="utf-8"))
     return {t["id"]: str(t.get("source", "")) for t in data["tiles"]}

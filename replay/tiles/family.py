@@ -13,7 +13,8 @@ from ..core.family import Family, GameConfig, GameState, MoveText, Player
 from ..core.json_input import scores_surely_valid, text
 from . import words
 from .moves import placement_surely_valid
-from .tileset import TileSet, builtin_tileset, combine
+from .sets import builtin_tileset, combine
+from .tileset import TileSet
 
 
 class TileFamily(Family):

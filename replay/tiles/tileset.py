@@ -1,4 +1,7 @@
-"""Tile sets as data: loading, checking and precomputing rotations.
+"""Tile types as data: their segments and their four orientations, precomputed.
+
+Reading, checking and combining tile-set files is ``tiles/sets.py``; this module is compiled
+(``replay/native.py``), so the engine reads its objects' fields natively.
 
 A tile's geometry is 12 half-side positions (``POSITIONS``) naming the segment that lies there.
 Rotating a tile a quarter turn clockwise moves position i to position i + 3.
@@ -7,15 +10,10 @@ Rotating a tile a quarter turn clockwise moves position i to position i + 3.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..core.errors import TileSetError
-from ..core.schemas import validator
 from .words import describe_tile
 
 POSITIONS = ("NL", "N", "NR", "EL", "E", "ER", "SL", "S", "SR", "WL", "W", "WR")
@@ -26,7 +24,6 @@ SIDE_INDEX = {name: i for i, name in enumerate(SIDES)}
 SIDE_DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))
 ROTATIONS = (0, 90, 180, 270)
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "tilesets"
 
 
 
@@ -259,71 +256,20 @@ def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
     )
 
 
-def parse_tileset(data: Any, label: str = "tile set", trusted: bool = False) -> TileSet:
-    """Check a decoded tile-set document against its schema and build the tile types
-    (``trusted``: a built-in set, which ``tests/test_tileset_hg.py`` checks against the schema
-    once, is not checked at each start)."""
-    errors = [] if trusted else sorted(validator("tileset").iter_errors(data),
-                                       key=lambda e: list(e.absolute_path))
-    if errors:
-        err = errors[0]
-        path = "/" + "/".join(str(p) for p in err.absolute_path)
-        raise TileSetError(f"{label}: {path}: {err.message}")
+def build_tiles(data: Any, label: str) -> tuple[TileType, ...]:
+    """The tile types of a tile-set document the schema accepts, checked for what the schema
+    cannot say (unique ids, segments that exist, locations)."""
     ids = [t["id"] for t in data["tiles"]]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
         raise TileSetError(f"{label}: duplicate tile ids {dupes}")
-    tiles = tuple(
+    return tuple(
         _build_tile(t, k, f"{label}: /tiles/{k}") for k, t in enumerate(data["tiles"])
     )
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return TileSet(
-        id=data["id"], name=data["name"], game=data["game"],
-        reconstruction=bool(data.get("reconstruction")), tiles=tiles,
-        digest=hashlib.sha256(canonical.encode()).hexdigest(),
-    )
 
 
-def load_tileset_file(path: str | Path, trusted: bool = False) -> TileSet:
-    """A tile-set file (schema ``tileset-v1``), checked; ``TileSetError`` says what is wrong."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-        data = json.loads(text)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise TileSetError(f"{path}: cannot read tile set: {exc}") from None
-    return parse_tileset(data, str(path), trusted)
-
-
-@cache
-def builtin_tileset(set_id: str) -> TileSet:
-    """One of the tile sets shipped in ``replay/data/tilesets`` (loaded once)."""
-    path = DATA_DIR / f"{set_id}.json"
-    if not path.is_file():
-        raise TileSetError(f"no built-in tile set {set_id!r}")
-    return load_tileset_file(path, trusted=True)
-
-
-def combine(sets: list[TileSet]) -> TileSet:
-    """Several sets played together (a game and its expansions) as one set."""
-    if len(sets) == 1:
-        return sets[0]
-    tiles: list[TileType] = []
-    seen: set[str] = set()
-    for ts in sets:
-        for t in ts.tiles:
-            if t.id in seen:
-                raise TileSetError(f"tile id {t.id!r} appears in two combined sets")
-            seen.add(t.id)
-            tiles.append(_reorder(t, len(tiles)))
-    digest = hashlib.sha256("+".join(ts.digest for ts in sets).encode()).hexdigest()
-    return TileSet(
-        id="+".join(ts.id for ts in sets), name=" + ".join(ts.name for ts in sets),
-        game=sets[0].game, reconstruction=any(ts.reconstruction for ts in sets),
-        tiles=tuple(tiles), digest=digest,
-    )
-
-
-def _reorder(t: TileType, order: int) -> TileType:
+def reordered(t: TileType, order: int) -> TileType:
+    """``t`` at place ``order`` of a combined tile set."""
     return TileType(
         id=t.id, count=t.count, edges=t.edges, segments=t.segments, start=t.start,
         bonus=t.bonus, hill=t.hill, vineyard=t.vineyard, volcano=t.volcano,
