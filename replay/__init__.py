@@ -20,16 +20,15 @@ from . import native  # noqa: F401 I001 (first: it may put compiled modules befo
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
-from .core.events import Event, GameEnd, Score
-from .core.family import Family, GameConfig, GameState, Player, families, family
-from .core.json_input import decode
-from .core.playback import Failure, Playback, Position, Step, play_through, steps
-from .core.record import GameRecord, load, parse, read_file, read_game
-from .core.verify import Report, verify, verify_data, verify_file, verify_parsed
-
 if TYPE_CHECKING:
     from . import svg
+    from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
+    from .core.events import Event, GameEnd, Score
+    from .core.family import Family, GameConfig, GameState, Player, families, family
+    from .core.json_input import decode
+    from .core.playback import Failure, Playback, Position, Step, play_through, steps
+    from .core.record import GameRecord, load, parse, read_file, read_game
+    from .core.verify import Report, verify, verify_data, verify_file, verify_parsed
     from .generate import dumps, generate_log
     from .tiles.sets import load_tileset_file as load_tileset
 
@@ -41,9 +40,22 @@ __all__ = [
     "verify", "verify_data", "verify_file", "verify_parsed",
 ]
 
-# imported on first use (PEP 562), so that ``python -m replay verify`` loads neither the
-# drawing, nor the generator, nor a tile set it does not need: name -> (module, attribute)
+# every public name is imported on first use (PEP 562), so that ``python -m replay verify``
+# loads only what a verification needs (not the playback, the drawing, the generator, ...):
+# name -> (module, attribute)
 _LAZY: dict[str, tuple[str, str | None]] = {
+    **{n: (".core.errors", n) for n in ("IllegalMove", "LogFormatError", "ReplayError",
+                                        "TileSetError")},
+    **{n: (".core.events", n) for n in ("Event", "GameEnd", "Score")},
+    **{n: (".core.family", n) for n in ("Family", "GameConfig", "GameState", "Player",
+                                        "families", "family")},
+    "decode": (".core.json_input", "decode"),
+    **{n: (".core.playback", n) for n in ("Failure", "Playback", "Position", "Step",
+                                          "play_through", "steps")},
+    **{n: (".core.record", n) for n in ("GameRecord", "load", "parse", "read_file",
+                                        "read_game")},
+    **{n: (".core.verify", n) for n in ("Report", "verify", "verify_data", "verify_file",
+                                        "verify_parsed")},
     "svg": (".svg", None),
     "dumps": (".generate", "dumps"),
     "generate_log": (".generate", "generate_log"),
