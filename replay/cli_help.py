@@ -1,9 +1,9 @@
 """The words of the command line: the version, each command's examples, and a progress
-counter for long runs (on stderr, only on a terminal)."""
+counter for long runs (on stderr, only on a terminal). The parser that uses them is
+``cli_parser.py``."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from typing import TextIO
@@ -58,19 +58,6 @@ def version() -> str:
         return metadata.version("carcassonne-replay")
     except metadata.PackageNotFoundError:
         return "0.1.0"
-
-
-class VersionAction(argparse.Action):
-    """``--version``: the version is looked up only when asked for (the lookup is slow)."""
-
-    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
-                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: object, option_string: str | None = None) -> None:
-        print(f"{parser.prog} {version()}")
-        parser.exit()
 
 
 class Progress:

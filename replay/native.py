@@ -20,14 +20,17 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-PACKAGE = Path(__file__).resolve().parent
-ROOT = PACKAGE.parent
-NATIVE = ROOT / "build" / "native"
-MANIFEST = NATIVE / "manifest.json"
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# paths as text: pathlib costs a few milliseconds of every start, and this runs at every one
+PACKAGE = os.path.dirname(os.path.realpath(__file__))
+ROOT = os.path.dirname(PACKAGE)
+NATIVE = os.path.join(ROOT, "build", "native")
+MANIFEST = os.path.join(NATIVE, "manifest.json")
 
 
 def tag() -> str:
@@ -37,13 +40,20 @@ def tag() -> str:
 
 def sources() -> list[Path]:
     """Every source file whose edit makes a build stale."""
-    return sorted(PACKAGE.rglob("*.py"))
+    from pathlib import Path
+
+    return sorted(Path(PACKAGE).rglob("*.py"))
 
 
-def fingerprint(path: Path) -> list[Any]:
+def fingerprint(path: str | os.PathLike[str]) -> list[Any]:
     """What the manifest records of a source: size, modification time, SHA-256."""
-    stat = path.stat()
-    return [stat.st_size, stat.st_mtime_ns, _sha256_hex(path.read_bytes())]
+    stat = os.stat(path)
+    return [stat.st_size, stat.st_mtime_ns, _sha256_hex(_read(path))]
+
+
+def _read(path: str | os.PathLike[str]) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def _sha256_hex(data: bytes) -> str:
@@ -69,7 +79,7 @@ def _fresh(manifest: dict[str, Any]) -> bool:
     if manifest.get("tag") != tag() or not isinstance(recorded, dict):
         return False
     files: dict[str, os.DirEntry[str]] = {}
-    _scan(str(PACKAGE), PACKAGE.relative_to(ROOT).as_posix() + "/", files)
+    _scan(str(PACKAGE), os.path.relpath(PACKAGE, ROOT).replace(os.sep, "/") + "/", files)
     if len(files) != len(recorded):
         return False
     for name, found in files.items():
@@ -80,31 +90,32 @@ def _fresh(manifest: dict[str, Any]) -> bool:
         if stat.st_size != entry[0]:
             return False
         if (stat.st_mtime_ns != entry[1]  # touched: only the content decides
-                and _sha256_hex(Path(found.path).read_bytes()) != entry[2]):
+                and _sha256_hex(_read(found.path)) != entry[2]):
             return False
     return True
 
 
-def compiled() -> dict[str, Path]:
+def compiled() -> dict[str, str]:
     """The compiled modules to use (module name to file), or {} when the build is missing,
     stale, for another interpreter, or turned off by ``REPLAY_PURE``."""
-    if os.environ.get("REPLAY_PURE") or not MANIFEST.is_file():
+    if os.environ.get("REPLAY_PURE") or not os.path.isfile(MANIFEST):
         return {}
     try:
-        manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
+        with open(MANIFEST, encoding="utf-8") as f:
+            manifest = json.loads(f.read())
         if not isinstance(manifest, dict) or not _fresh(manifest):
             return {}
         files = manifest.get("modules", {})
-        found = {name: NATIVE / rel for name, rel in files.items()}
+        found = {name: os.path.join(NATIVE, rel) for name, rel in files.items()}
     except (OSError, ValueError, AttributeError):
         return {}
-    return found if all(p.is_file() for p in found.values()) else {}
+    return found if all(os.path.isfile(p) for p in found.values()) else {}
 
 
 class _Finder:
     """Finds the compiled modules of a fresh build (a ``sys.meta_path`` entry)."""
 
-    def __init__(self, modules: dict[str, Path]) -> None:
+    def __init__(self, modules: dict[str, str]) -> None:
         self.modules = modules
 
     def find_spec(self, name: str, path: Sequence[str] | None = None,
@@ -112,7 +123,7 @@ class _Finder:
         file = self.modules.get(name)
         if file is None:
             return None
-        loader = importlib.machinery.ExtensionFileLoader(name, str(file))
+        loader = importlib.machinery.ExtensionFileLoader(name, file)
         return importlib.util.spec_from_file_location(name, file, loader=loader)
 
 

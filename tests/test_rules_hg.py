@@ -252,7 +252,7 @@ def test_HG11_fire_drives_tigers_away_and_sacred_place_wins_alone() -> None:
 
 
 def test_HG13_corrected_tile_set_file_is_used_and_recorded(tmp_path: Path) -> None:
-    data = json.loads((DATA_DIR / "hunters-gatherers.json").read_text())
+    data = json.loads((Path(DATA_DIR) / "hunters-gatherers.json").read_text())
     data["id"] = "hg-corrected"
     data["tiles"][0]["segments"][-1]["fish"] = 3  # a corrected lake
     path = tmp_path / "corrected.json"

@@ -20,11 +20,14 @@ from replay.games import PACKAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 # never needed to verify a valid log v1: the web app, drawing, the generator, foreign
-# formats, the JSON Schema validator (the header check is the fast path) and orjson (dearer to
-# import than it saves on one small file)
+# formats, the JSON Schema validator (the header check is the fast path), orjson (dearer to
+# import than it saves on one small file), the playback of the API's other names, the
+# command-line parser (a plain ``verify FILE`` is read by hand) and OpenSSL's hashes
+# (``core.digests``)
 NOT_NEEDED = ("web", "replay.svg", "replay.tiles.drawing", "replay.tiles.art",
               "replay.generate", "replay.importers", "replay.audit.command", "jsonschema",
-              "orjson")
+              "orjson", "replay.cli_parser", "argparse", "hashlib", "_hashlib", "pathlib",
+              "pickle")
 # a game of each family: (game, players, expansions)
 GAMES = [("base", 2, ()), ("base", 6, ("inns-cathedrals", "hills-sheep")),
          ("hunters-gatherers", 3, ()), ("manhattan", 4, ())]
@@ -65,3 +68,27 @@ def test_a_one_file_verify_imports_its_family_alone(tmp_path: Path, game: str, p
     wrong = sorted(m for m in modules for prefix in (*NOT_NEEDED, *others)
                    if m == prefix or m.startswith(prefix + "."))
     assert not wrong, f"a verify of a {game} log imported {wrong}"
+
+
+@pytest.mark.parametrize("words", [
+    ["verify", "a.json"],
+    ["verify", "a.json", "b c.json", "dir/d.jcz"],
+])
+def test_a_plain_verify_reads_as_the_parser_would(words: list[str]) -> None:
+    """``cli._plain_verify`` (no parser) gives the arguments ``build_parser`` gives."""
+    from replay.cli import _plain_verify
+    from replay.cli_parser import build_parser
+
+    by_hand = _plain_verify(words)
+    assert by_hand is not None
+    assert vars(by_hand) == vars(build_parser("verify").parse_args(words))
+
+
+@pytest.mark.parametrize("words", [
+    [], ["verify"], ["verify", "--json", "a.json"], ["verify", "a.json", "-v"],
+    ["generate"], ["render", "a.json"], ["verify", "--", "-a.json"],
+])
+def test_every_other_command_line_goes_to_the_parser(words: list[str]) -> None:
+    from replay.cli import _plain_verify
+
+    assert _plain_verify(words) is None

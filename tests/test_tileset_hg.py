@@ -19,7 +19,7 @@ from replay.tiles.sets import DATA_DIR, builtin_tileset, load_tileset_file
 from replay.tiles.tileset import TileSet, TileType
 
 ROOT = Path(__file__).resolve().parent.parent
-FILE = DATA_DIR / "hunters-gatherers.json"
+FILE = Path(DATA_DIR) / "hunters-gatherers.json"
 REFERENCE = ROOT.parent / "shared" / "reference" / "tiles-hg.md"
 
 ANIMALS = ("deer", "mammoth", "aurochs", "tiger")
@@ -235,7 +235,7 @@ def test_every_built_in_tile_set_is_valid_under_the_schema() -> None:
     it, and loading each through the full check gives the same set."""
     from replay.core.schemas import validator
     from replay.tiles.sets import load_tileset_file
-    files = sorted(DATA_DIR.glob("*.json"))
+    files = sorted(Path(DATA_DIR).glob("*.json"))
     assert len(files) >= 4
     for path in files:
         data = json.loads(path.read_text(encoding="utf-8"))

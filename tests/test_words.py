@@ -17,7 +17,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from replay import svg
-from replay.cli import build_parser, main
+from replay.cli import main
+from replay.cli_parser import build_parser
 from replay.core.events import Score, explanations
 from replay.core.record import parse
 from replay.core.verify import verify_data

@@ -30,6 +30,8 @@ _spec = importlib.util.spec_from_file_location("replay_native", ROOT / "replay" 
 assert _spec is not None and _spec.loader is not None
 native = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(native)
+NATIVE = Path(native.NATIVE)
+NATIVE_ROOT = Path(native.ROOT)
 
 # the hot paths of verification and generation, by family (module paths from ROOT)
 MODULES: tuple[str, ...] = (
@@ -49,11 +51,11 @@ def build() -> str:
     if shutil.which("gcc") is None and shutil.which("cc") is None:
         return "no C compiler; the engine runs in pure Python"
     start = time.monotonic()
-    shutil.rmtree(native.NATIVE, ignore_errors=True)
-    before = {str(p.relative_to(native.ROOT)): native.fingerprint(p) for p in native.sources()}
+    shutil.rmtree(NATIVE, ignore_errors=True)
+    before = {str(p.relative_to(NATIVE_ROOT)): native.fingerprint(p) for p in native.sources()}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        shutil.copytree(native.PACKAGE, work / "replay",
+        shutil.copytree(Path(native.PACKAGE), work / "replay",
                         ignore=shutil.ignore_patterns("__pycache__", "*.so"))
         done = subprocess.run([sys.executable, "-m", "mypyc", *MODULES], cwd=work,
                               capture_output=True, text=True, check=False)
@@ -65,19 +67,19 @@ def build() -> str:
             if "build" in lib.relative_to(work).parts:
                 continue
             rel = lib.relative_to(work)
-            target = native.NATIVE / rel
+            target = NATIVE / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(lib, target)
             name = ".".join((*rel.parent.parts, lib.name.split(".")[0]))
             modules[name] = rel.as_posix()
-    after = {str(p.relative_to(native.ROOT)): native.fingerprint(p) for p in native.sources()}
+    after = {str(p.relative_to(NATIVE_ROOT)): native.fingerprint(p) for p in native.sources()}
     if after != before:  # edited while compiling: this build matches neither version
-        shutil.rmtree(native.NATIVE, ignore_errors=True)
+        shutil.rmtree(NATIVE, ignore_errors=True)
         return "a source changed during the build; run it again"
     manifest = {"tag": native.tag(), "modules": modules, "sources": after}
-    native.MANIFEST.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    Path(native.MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return (f"{len(MODULES)} modules compiled into "
-            f"{native.NATIVE.relative_to(native.ROOT)} in {time.monotonic() - start:.0f} s")
+            f"{NATIVE.relative_to(NATIVE_ROOT)} in {time.monotonic() - start:.0f} s")
 
 
 def main() -> int:
@@ -90,8 +92,8 @@ def main() -> int:
         return 0  # REPLAY_PURE: the build would not be used
     if not args.force and native.compiled():
         return 0
-    native.NATIVE.parent.mkdir(parents=True, exist_ok=True)
-    with open(native.NATIVE.parent / "native.lock", "w") as lock:
+    NATIVE.parent.mkdir(parents=True, exist_ok=True)
+    with open(NATIVE.parent / "native.lock", "w") as lock:
         # one build at a time (two ./run started together); the second finds it fresh
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not args.force and native.compiled():

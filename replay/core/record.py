@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import islice
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from . import header_check
@@ -58,15 +57,14 @@ class GameRecord:
 
 def read_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> Any:
     """The decoded JSON of a log file (``LogFormatError`` naming the path when unreadable)."""
-    p = Path(path)
     try:
-        size = p.stat().st_size
+        size = os.stat(path).st_size
         if size > max_bytes:
             raise LogFormatError(f"the log is {size} bytes; the limit is {max_bytes} bytes")
-        with p.open("rb") as fh:
+        with open(path, "rb") as fh:
             data = fh.read(max_bytes + 1)
     except OSError as exc:
-        raise LogFormatError(f"cannot read file {str(p.absolute())!r}: "
+        raise LogFormatError(f"cannot read file {os.path.abspath(path)!r}: "
                              f"{exc.strerror or exc}") from None
     return decode(data, max_bytes)
 

@@ -3,22 +3,29 @@
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent.parent / "schema"
+# text, not a pathlib.Path: pathlib costs a few milliseconds of a start that needs no schema
+SCHEMA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.realpath(__file__)))), "schema")
 FILES = {"log": "log-v1.schema.json", "tileset": "tileset-v1.schema.json"}
 
 
 @cache
 def schema(name: str) -> dict[str, Any]:
     """The JSON Schema ``name`` (``log`` or ``tileset``), read once."""
-    data: dict[str, Any] = json.loads((SCHEMA_DIR / FILES[name]).read_text(encoding="utf-8"))
+    data: dict[str, Any] = _read_json(os.path.join(SCHEMA_DIR, FILES[name]))
     return data
+
+
+def _read_json(path: str) -> Any:
+    with open(path, encoding="utf-8") as f:
+        return json.loads(f.read())
 
 
 @cache

@@ -5,8 +5,8 @@ report (``claims_at``)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from . import hashing
@@ -170,7 +170,7 @@ def _compare(report: Report, claim: dict[str, int], actual: dict[str, int],
                            f"the replay gives {actual[name]}"})
 
 
-def verify_file(path: str | Path, material: Any = None,
+def verify_file(path: str | os.PathLike[str], material: Any = None,
                 max_bytes: int | None = None) -> Report:
     """The report on a log file (an unreadable file is a report too, never an exception)."""
     return verify(path, material, max_bytes, str(path))
@@ -181,7 +181,7 @@ def verify(source: Source, material: Any = None, max_bytes: int | None = None,
     """Verify a log given as a path, an open file, bytes, text or a decoded JSON value.
 
     Never raises for bad input: an unreadable log is a report with ``readable`` false."""
-    label = name or (str(source) if isinstance(source, str | Path) else "<log>")
+    label = name or (str(source) if isinstance(source, str | os.PathLike) else "<log>")
     try:
         data = load(source) if max_bytes is None else load(source, max_bytes)
         imported = foreign(data)

@@ -64,10 +64,12 @@ def tile_map() -> dict[str, JczTile]:
 
 def _sources(set_id: str) -> dict[str, str]:
     import json
+    import os
 
     from ..tiles.sets import DATA_DIR
 
-    data = json.loads((DATA_DIR / f"{set_id}.json").read_text(encoding="utf-8"))
+    with open(os.path.join(DATA_DIR, f"{set_id}.json"), encoding="utf-8") as f:
+        data = json.loads(f.read())
     return {t["id"]: str(t.get("source", "")) for t in data["tiles"]}
 
 

@@ -11,16 +11,19 @@ import json
 import os
 import sys
 from functools import cache
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.digests import sha256_hex
 from ..core.errors import TileSetError
 from .tileset import TileSet, TileType, build_tiles, reordered
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 # from the package, not from this file's place, as ``tiles/tileset.py`` is compiled into
-# build/native (``replay/native.py``)
-DATA_DIR = Path(os.path.dirname(sys.modules["replay"].__file__ or ".")) / "data" / "tilesets"
+# build/native (``replay/native.py``); text, as pathlib costs a few milliseconds of a start
+DATA_DIR = os.path.join(os.path.dirname(sys.modules["replay"].__file__ or "."), "data",
+                        "tilesets")
 
 
 def parse_tileset(data: Any, label: str = "tile set", trusted: bool = False) -> TileSet:
@@ -58,8 +61,8 @@ def load_tileset_file(path: str | Path, trusted: bool = False) -> TileSet:
 @cache
 def builtin_tileset(set_id: str) -> TileSet:
     """One of the tile sets shipped in ``replay/data/tilesets`` (loaded once)."""
-    path = DATA_DIR / f"{set_id}.json"
-    if not path.is_file():
+    path = os.path.join(DATA_DIR, f"{set_id}.json")
+    if not os.path.isfile(path):
         raise TileSetError(f"no built-in tile set {set_id!r}")
     return load_tileset_file(path, trusted=True)
 

@@ -24,7 +24,6 @@ from .events import Discard, Place
 from .features import Feature, Figure
 from .figures import FigureKind, Figures
 from .moves import FigureChoice, TileMove
-from .snapshot import copy_state
 from .tileset import TileSet, TileType
 
 __all__ = ["Cell", "FigureKind", "Placement", "TileState", "build_pile", "group_links"]
@@ -163,6 +162,8 @@ class TileState(Figures):
             raise
 
     def copy(self) -> Self:
+        from .snapshot import copy_state  # here: pickle is not needed to verify a log
+
         copied: Self = copy_state(self)
         return copied
 
