@@ -9,7 +9,6 @@ Rotating a tile a quarter turn clockwise moves position i to position i + 3.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -180,21 +179,24 @@ def _rotate(t_pos: list[int], segments: list[Segment], edges: str, quarter: int)
     for seg in segments:
         if seg.name:
             locations[seg.name] = seg.index
-    rotated = Rotated(90 * quarter, rot_edges, pos, tuple(side_pairs), tuple(side_segs),
-                      side_j, locations)
-    return dataclasses.replace(rotated, names=tuple(location_name(rotated, seg.index)
-                                                    for seg in segments))
+    names = tuple(_location_name(pos, locations, seg.index) for seg in segments)
+    return Rotated(90 * quarter, rot_edges, pos, tuple(side_pairs), tuple(side_segs), side_j,
+                   locations, names)
 
 
 def location_name(rot: Rotated, seg_index: int) -> str:
     """The canonical location of a segment: its first board position, else its name."""
+    return _location_name(rot.pos, rot.locations, seg_index)
+
+
+def _location_name(pos: tuple[int, ...], locations: dict[str, int], seg_index: int) -> str:
     for b in range(12):
-        if rot.pos[b] == seg_index:
+        if pos[b] == seg_index:
             return POSITIONS[b]
-    for name, idx in rot.locations.items():
+    for name, idx in locations.items():
         if idx == seg_index and name not in POSITIONS:
             return str(name)
-    for name, idx in rot.locations.items():
+    for name, idx in locations.items():
         if idx == seg_index:
             return str(name)
     raise ValueError("segment without a location")
