@@ -24,8 +24,6 @@ SIDE_DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))
 ROTATIONS = (0, 90, 180, 270)
 
 
-
-
 def _fitting_keys(edges: str) -> dict[str, tuple[int, ...]]:
     """Frontier key -> the quarter turns (increasing) in which tiles of these edges fit it.
 
