@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .core.json_input import decode
     from .core.playback import Failure, Playback, Position, Step, play_through, steps
     from .core.record import GameRecord, load, parse, read_file, read_game
+    from .core.values import replace
     from .core.verify import Report, verify, verify_data, verify_file, verify_parsed
     from .generate import dumps, generate_log
     from .tiles.sets import load_tileset_file as load_tileset
@@ -36,8 +37,8 @@ __all__ = [
     "Event", "Failure", "Family", "GameConfig", "GameEnd", "GameRecord", "GameState",
     "IllegalMove", "LogFormatError", "Playback", "Player", "Position", "Report", "ReplayError",
     "Score", "Step", "TileSetError", "decode", "dumps", "families", "family", "generate_log",
-    "load", "load_tileset", "parse", "play_through", "read_file", "read_game", "steps", "svg",
-    "verify", "verify_data", "verify_file", "verify_parsed",
+    "load", "load_tileset", "parse", "play_through", "read_file", "read_game", "replace", "steps",
+    "svg", "verify", "verify_data", "verify_file", "verify_parsed",
 ]
 
 # every public name is imported on first use (PEP 562), so that ``python -m replay verify``
@@ -54,6 +55,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
                                           "play_through", "steps")},
     **{n: (".core.record", n) for n in ("GameRecord", "load", "parse", "read_file",
                                         "read_game")},
+    "replace": (".core.values", "replace"),
     **{n: (".core.verify", n) for n in ("Report", "verify", "verify_data", "verify_file",
                                         "verify_parsed")},
     "svg": (".svg", None),

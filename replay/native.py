@@ -95,6 +95,30 @@ def _fresh(manifest: dict[str, Any]) -> bool:
     return True
 
 
+def restamp() -> None:
+    """Record again the modification times of the sources of a fresh build whose contents
+    are the ones built. A source touched but unchanged (a ``git checkout`` and back, a stash)
+    is otherwise read and hashed at every start to learn that it did not change (a few ms of
+    each one-file ``verify``). ``tools/build_native.py`` calls it when the build is fresh."""
+    import json
+
+    with open(MANIFEST, encoding="utf-8") as f:
+        manifest = json.load(f)
+    recorded: dict[str, list[Any]] = manifest["sources"]
+    changed = False
+    for path in sources():
+        entry = recorded.get(os.path.relpath(path, ROOT).replace(os.sep, "/"))
+        size, mtime, digest = fingerprint(path)
+        # the time only, and only of a source whose content is the one built: one edited since
+        # the build keeps its entry, so the build stays stale
+        if entry is not None and entry[1] != mtime and [entry[0], entry[2]] == [size, digest]:
+            entry[1] = mtime
+            changed = True
+    if changed:
+        with open(MANIFEST, "w", encoding="utf-8") as f:
+            f.write(json.dumps(manifest, indent=1) + "\n")
+
+
 def compiled() -> dict[str, str]:
     """The compiled modules to use (module name to file), or {} when the build is missing,
     stale, for another interpreter, or turned off by ``REPLAY_PURE``."""

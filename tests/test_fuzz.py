@@ -26,7 +26,6 @@ reached; ``test_fuzz_reaches_interesting_states`` checks the same claim on fixed
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import unittest
@@ -50,6 +49,7 @@ from replay.core.errors import IllegalMove
 from replay.core.family import GameConfig, families, family
 from replay.core.record import log_json, parse
 from replay.core.rng import SeededStream
+from replay.core.values import replace
 from replay.games import carcassonne
 from replay.generate import config_for, play_random
 from replay.tiles.family import TileFamily
@@ -225,7 +225,7 @@ class Checker:
         if getattr(move, "bonus", None) is not None and move.figure is not None:
             # G6 holds right after the land tile; its bonus tile may then join features (G7)
             probe = game.copy()
-            placed = [e.to_json() for e in probe.step(dataclasses.replace(move, bonus=None))]
+            placed = [e.to_json() for e in probe.step(replace(move, bonus=None))]
             for e in placed:
                 if e["type"] == "figure":
                     self.check_alone(self.node_of(e, probe), probe)
@@ -742,11 +742,11 @@ class GameMachine(RuleBasedStateMachine):
         error is refused like any illegal move (rule id, state unchanged)."""
         assert self.checker is not None
         if getattr(move, "bonus", None) is not None:
-            self.expect_refused("bonus tile left out", dataclasses.replace(move, bonus=None),
+            self.expect_refused("bonus tile left out", replace(move, bonus=None),
                                 {"HG7"}.__contains__)
         elif getattr(self.checker.game, "bonus_stack", None):
             some = TileMove(0, 0, 0)
-            self.expect_refused("bonus tile not due", dataclasses.replace(move, bonus=some),
+            self.expect_refused("bonus tile not due", replace(move, bonus=some),
                                 {"HG7"}.__contains__)
 
     def attempt_illegal(self, data: st.DataObject) -> None:
@@ -990,10 +990,10 @@ def test_HG7_bonus_tile_errors_leave_the_state_unchanged() -> None:
             move = pick_move(game, choose, True, pick.below(2) == 0, set())
             bonus = getattr(move, "bonus", None)
             if bonus is None and game.moves_played == 0:
-                wrong = dataclasses.replace(move, bonus=TileMove(0, 0, 0))
+                wrong = replace(move, bonus=TileMove(0, 0, 0))
                 assert _refused(game, wrong).rule == "HG7"
             if bonus is not None:
-                assert _refused(game, dataclasses.replace(move, bonus=None)).rule == "HG7"
+                assert _refused(game, replace(move, bonus=None)).rule == "HG7"
                 return
             game.apply(move)
     pytest.fail("no bonus tile in 20 seeded games")

@@ -46,6 +46,7 @@ from replay.core.events import GameEnd, Score
 from replay.core.family import GameConfig, Player
 from replay.core.record import log_json, parse
 from replay.core.rng import SeededStream
+from replay.core.values import replace
 from replay.core.verify import verify_data
 from replay.games.manhattan import MANHATTAN, Build, Choose, Discard, ManhattanState
 from replay.games.manhattan.events import Built, CardDiscarded, PiecesChosen, Reshuffle
@@ -172,7 +173,7 @@ def move_key(move: Move) -> tuple[Any, ...]:
 
 def changed(move: Build | Discard, **fields: Any) -> Any:
     """``move`` with some fields changed (an illegal move the machine tries)."""
-    return dataclasses.replace(move, **fields)
+    return replace(move, **fields)
 
 
 def new_game(config: GameConfig) -> ManhattanState:

@@ -73,6 +73,23 @@ def test_a_build_is_dropped_when_a_source_changes(tmp_path: Path,
     assert native.compiled() == {}
 
 
+def test_restamp_records_new_times_of_unchanged_sources_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = _fake_build(tmp_path, monkeypatch)
+    other = source.parent / "cold.py"
+    other.write_text("Y = 1\n")
+    manifest = json.loads(native.MANIFEST.read_text())
+    manifest["sources"]["replay/cold.py"] = native.fingerprint(other)
+    native.MANIFEST.write_text(json.dumps(manifest))
+    os.utime(source, ns=(1, 1))  # touched, same content
+    other.write_text("Y = 2\n")  # edited: same size, new content
+    native.restamp()
+    recorded = json.loads(native.MANIFEST.read_text())["sources"]
+    assert recorded["replay/hot.py"] == native.fingerprint(source)  # its new time
+    assert recorded["replay/cold.py"] == manifest["sources"]["replay/cold.py"]  # kept stale
+    assert native.compiled() == {}
+
+
 def test_a_build_is_dropped_when_a_source_is_added_or_pure_is_asked(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source = _fake_build(tmp_path, monkeypatch)

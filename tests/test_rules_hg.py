@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from replay.core.errors import IllegalMove
 from replay.core.family import GameState, family
 from replay.core.playback import play_through
 from replay.core.record import parse
+from replay.core.values import replace
 from replay.core.verify import verify_data, verify_file
 from replay.games.hunters_gatherers import HuntersGatherersState, Move
 from replay.games.hunters_gatherers.scoring import completed_points, meadow_value, score_meadow

@@ -22,25 +22,29 @@ ROOT = Path(__file__).resolve().parent.parent
 # never needed to verify a valid log v1: the web app, drawing, the generator, foreign
 # formats, the JSON Schema validator (the header check is the fast path), orjson (dearer to
 # import than it saves on one small file), the playback of the API's other names, the
-# command-line parser (a plain ``verify FILE`` is read by hand) and OpenSSL's hashes
-# (``core.digests``)
+# command-line parser (a plain ``verify FILE`` is read by hand), OpenSSL's hashes
+# (``core.digests``) and ``dataclasses`` with the ``inspect`` it imports (``core.values``)
 NOT_NEEDED = ("web", "replay.svg", "replay.tiles.drawing", "replay.tiles.art",
               "replay.generate", "replay.importers", "replay.audit.command", "jsonschema",
               "orjson", "replay.cli_parser", "argparse", "hashlib", "_hashlib", "pathlib",
-              "pickle")
+              "pickle", "dataclasses", "inspect")
 # a game of each family: (game, players, expansions)
 GAMES = [("base", 2, ()), ("base", 6, ("inns-cathedrals", "hills-sheep")),
          ("hunters-gatherers", 3, ()), ("manhattan", 4, ())]
 
 
 # ``python -m replay verify FILE``, then the names of every module imported (``-X importtime``
-# would miss those imported by ``importlib.import_module``)
-_VERIFY = """import runpy, sys
+# would miss those imported by ``importlib.import_module``), written as it leaves by
+# ``os._exit`` (``replay/__main__.py``)
+_VERIFY = """import os, runpy, sys
 sys.argv = ["replay", "verify", sys.argv[1]]
-try:
-    runpy.run_module("replay", run_name="__main__", alter_sys=True)
-finally:
+leave = os._exit
+def _exit(code):
     sys.stderr.write("\\nmodules: " + " ".join(sorted(sys.modules)) + "\\n")
+    sys.stderr.flush()
+    leave(code)
+os._exit = _exit
+runpy.run_module("replay", run_name="__main__", alter_sys=True)
 """
 
 

@@ -16,6 +16,7 @@ from replay.core.events import Score
 from replay.core.family import GameConfig, GameState, family
 from replay.core.playback import CHECKPOINT, play_through
 from replay.core.record import parse
+from replay.core.values import replace
 from replay.games import carcassonne, hunters_gatherers
 from replay.generate import config_for, dumps, generate_log
 from replay.tiles.art import rotate_point, tile_art
@@ -212,8 +213,7 @@ def test_cities_roads_fields_cloisters_are_drawn_from_the_tile_data() -> None:
 def test_the_art_depends_on_the_data_not_on_tile_ids() -> None:
     tiles = builtin_tileset("base-1e").by_id()
     u = tiles["U"]
-    renamed = type(u)(**{f: getattr(u, f) for f in u.__dataclass_fields__ if f != "id"},
-                      id="ZZ")
+    renamed = replace(u, id="ZZ")
     assert tile_art(renamed).terrain == tile_art(u).terrain
 
 

@@ -91,6 +91,7 @@ def main() -> int:
     if PURE_ASKED and not args.force:
         return 0  # REPLAY_PURE: the build would not be used
     if not args.force and native.compiled():
+        native.restamp()
         return 0
     NATIVE.parent.mkdir(parents=True, exist_ok=True)
     with open(NATIVE.parent / "native.lock", "w") as lock:

@@ -15,11 +15,11 @@ import importlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from . import hashing
 from .errors import IllegalMove, LogFormatError
+from .values import value_type
 
 if TYPE_CHECKING:
     from .events import Event
@@ -27,48 +27,70 @@ if TYPE_CHECKING:
 COLOURS = ("red", "blue", "green", "yellow", "black", "grey")
 
 
-@dataclass(frozen=True, slots=True)
 class Player:
     """A seat at the table."""
 
+    __slots__ = ("name", "colour")
     name: str
     colour: str
 
+    def __init__(self, name: str, colour: str) -> None:
+        self.name = name
+        self.colour = colour
 
-@dataclass(frozen=True, slots=True)
+
 class Option:
     """A rule option of a family: its log key, the values it takes, its default and rule id."""
 
+    __slots__ = ("key", "choices", "default", "rule", "help", "expansion")
     key: str
     choices: tuple[Any, ...]
     default: Any
     rule: str
     help: str
-    expansion: str | None = None  # only with this expansion
+    expansion: str | None  # only with this expansion
+
+    def __init__(self, key: str, choices: tuple[Any, ...], default: Any, rule: str, help: str,
+                 expansion: str | None = None) -> None:
+        self.key = key
+        self.choices = choices
+        self.default = default
+        self.rule = rule
+        self.help = help
+        self.expansion = expansion
 
 
-@dataclass(frozen=True, slots=True)
 class Expansion:
     """An expansion a family can be played with."""
 
+    __slots__ = ("name", "label", "rule_prefix", "extra_players")
     name: str  # as in the log's "expansions"
     label: str  # for people
     rule_prefix: str  # the ids of its rules start with this (IC, HS, ...)
-    extra_players: int = 0  # seats it adds to the family's limit
+    extra_players: int  # seats it adds to the family's limit
+
+    def __init__(self, name: str, label: str, rule_prefix: str, extra_players: int = 0) -> None:
+        self.name = name
+        self.label = label
+        self.rule_prefix = rule_prefix
+        self.extra_players = extra_players
 
 
-@dataclass(frozen=True, slots=True)
 class MoveText:
     """One move of a log told two ways (``Family.describe_move``): ``text`` in words for
     people, without the player (``a city cap with a road at (0,1), turned 90° · knight in the
     city to the north``), and ``codes`` in the log's own codes, for a tooltip (``W (0,1) 90°
     follower N``)."""
 
+    __slots__ = ("text", "codes")
     text: str
-    codes: str = ""
+    codes: str
+
+    def __init__(self, text: str, codes: str = "") -> None:
+        self.text = text
+        self.codes = codes
 
 
-@dataclass(frozen=True, slots=True)
 class GameConfig:
     """Everything fixed before the first move: the family's settings for one game.
 
@@ -76,12 +98,29 @@ class GameConfig:
     ``material`` is what the family plays with (the tile set of a tile-laying family).
     """
 
+    __slots__ = ("game", "expansions", "players", "options", "seed", "material")
     game: str
     expansions: tuple[str, ...]
     players: tuple[Player, ...]
     options: Mapping[str, Any]
     seed: str | None  # None: a table game, every move names what it draws (L1)
-    material: Any = None
+    material: Any
+
+    def __init__(self, game: str, expansions: tuple[str, ...], players: tuple[Player, ...],
+                 options: Mapping[str, Any], seed: str | None, material: Any = None) -> None:
+        self.game = game
+        self.expansions = expansions
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.material = material
+
+
+value_type(Player, "name colour")
+value_type(Option, "key choices default rule help expansion")
+value_type(Expansion, "name label rule_prefix extra_players")
+value_type(MoveText, "text codes")
+value_type(GameConfig, "game expansions players options seed material")
 
 
 class GameState(ABC):

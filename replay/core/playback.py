@@ -12,12 +12,12 @@ position ``k + 1`` is its *failing position*: the state before that move, with t
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import hashing
 from .errors import IllegalMove
 from .loop import run_moves
+from .values import value_type
 
 if TYPE_CHECKING:
     from .events import Event
@@ -27,58 +27,90 @@ if TYPE_CHECKING:
 CHECKPOINT = 16  # moves between two kept copies of the state
 
 
-@dataclass(frozen=True, slots=True)
 class Failure:
     """The illegal move a failing position shows."""
 
+    __slots__ = ("index", "player", "rule", "message", "move")
     index: int  # 0-based index of the move in the log
     player: str | None
     rule: str
     message: str
     move: Any
 
+    def __init__(self, index: int, player: str | None, rule: str, message: str,
+                 move: Any) -> None:
+        self.index = index
+        self.player = player
+        self.rule = rule
+        self.message = message
+        self.move = move
+
     def text(self) -> str:
         who = f" ({self.player})" if self.player else ""
         return f"Move {self.index + 1}{who} is illegal: {self.rule}: {self.message}"
 
 
-@dataclass(frozen=True, slots=True)
 class Step:
     """One move of a log as ``steps`` yields it: the move, its events and the state after it.
 
     ``state`` is the live state of the walk: copy it (``state.copy()``) to keep it."""
 
+    __slots__ = ("index", "move", "events", "state")
     index: int  # 0-based index of the move in the log
     move: Any
     events: list[Event]
     state: GameState
+
+    def __init__(self, index: int, move: Any, events: list[Event], state: GameState) -> None:
+        self.index = index
+        self.move = move
+        self.events = events
+        self.state = state
 
     @property
     def state_hash(self) -> str:
         return self.state.state_hash
 
 
-@dataclass(frozen=True, slots=True)
 class Position:
     """Position ``n`` of a log: the state after ``n`` moves and what to show with it."""
 
+    __slots__ = ("n", "state", "events", "failure")
     n: int
     state: GameState
     events: list[Event]  # the events of move n (the setup's at 0; none for a failing one)
     failure: Failure | None
 
+    def __init__(self, n: int, state: GameState, events: list[Event],
+                 failure: Failure | None) -> None:
+        self.n = n
+        self.state = state
+        self.events = events
+        self.failure = failure
 
-@dataclass(slots=True)
+
 class Playback:
     """A log replayed as far as it is legal."""
 
+    __slots__ = ("record", "state", "events", "hashes", "scores", "error", "checkpoints")
     record: GameRecord
     state: GameState  # the last legal position
     events: list[list[Event]]  # per move played (empty lists when not kept)
     hashes: list[str]  # the state hash after each move
     scores: list[list[int]]  # the scores after each move
     error: IllegalMove | None
-    checkpoints: dict[int, GameState] = field(default_factory=dict)
+    checkpoints: dict[int, GameState]
+
+    def __init__(self, record: GameRecord, state: GameState, events: list[list[Event]],
+                 hashes: list[str], scores: list[list[int]], error: IllegalMove | None,
+                 checkpoints: dict[int, GameState] | None = None) -> None:
+        self.record = record
+        self.state = state
+        self.events = events
+        self.hashes = hashes
+        self.scores = scores
+        self.error = error
+        self.checkpoints = {} if checkpoints is None else checkpoints
 
     @property
     def last(self) -> int:
@@ -156,3 +188,9 @@ def steps(record: GameRecord) -> Iterator[Step]:
                 and state.moves_played == n):
             events = events + state.end_now()
         yield Step(k, move, events, state)
+
+
+value_type(Failure, "index player rule message move")
+value_type(Step, "index move events state")
+value_type(Position, "n state events failure")
+value_type(Playback, "record state events hashes scores error checkpoints", frozen=False)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import islice
 from typing import IO, TYPE_CHECKING, Any
@@ -21,24 +20,39 @@ from .errors import LogFormatError
 from .family import Family, GameConfig, Player, family
 from .json_input import MAX_BYTES, MAX_MOVES, check_bounds, check_strings, decode, pointer
 from .schemas import validator
+from .values import replace, value_type
 
 if TYPE_CHECKING:
     from .playback import Playback
 
 
-@dataclass(frozen=True)
 class GameRecord:
     """A log, read and checked: the game's configuration, its moves and what it claims."""
 
     family: Family
     config: GameConfig
     moves: tuple[Any, ...]
-    move_claims: dict[int, dict[str, int]] = field(default_factory=dict)
-    final_claims: dict[str, int] | None = None
-    winner_claims: tuple[str, ...] | None = None
-    raw: Any = None
-    end_after_last_move: bool = False
-    imported: Any = None  # the ``replay.importers.Imported`` this log was converted from
+    move_claims: dict[int, dict[str, int]]
+    final_claims: dict[str, int] | None
+    winner_claims: tuple[str, ...] | None
+    raw: Any
+    end_after_last_move: bool
+    imported: Any  # the ``replay.importers.Imported`` this log was converted from
+
+    def __init__(self, family: Family, config: GameConfig, moves: tuple[Any, ...],
+                 move_claims: dict[int, dict[str, int]] | None = None,
+                 final_claims: dict[str, int] | None = None,
+                 winner_claims: tuple[str, ...] | None = None, raw: Any = None,
+                 end_after_last_move: bool = False, imported: Any = None) -> None:
+        self.family = family
+        self.config = config
+        self.moves = moves
+        self.move_claims = {} if move_claims is None else move_claims
+        self.final_claims = final_claims
+        self.winner_claims = winner_claims
+        self.raw = raw
+        self.end_after_last_move = end_after_last_move
+        self.imported = imported
 
     @property
     def players(self) -> tuple[Player, ...]:
@@ -53,6 +67,11 @@ class GameRecord:
         """The whole log replayed once (kept): events, hashes and scores of every move."""
         from .playback import play_through
         return play_through(self)
+
+
+# no slots: ``playback`` is cached in the object's ``__dict__``
+value_type(GameRecord, "family config moves move_claims final_claims winner_claims raw "
+           "end_after_last_move imported")
 
 
 def read_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> Any:

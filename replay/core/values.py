@@ -1,51 +1,119 @@
-"""Immutable values that are cheap to build: moves, which a replay makes one per move of a log.
+"""Value classes without ``dataclasses``: equality, hash, repr, immutability and pickling by
+fields, given to a class whose ``__init__`` is written by hand.
 
-A frozen dataclass sets each field through ``object.__setattr__`` in its ``__init__``: about
-3 µs for a tile move, compiled or not (``replay/native.py``). ``write_once(cls)`` gives a
-slotted dataclass with a hand-written ``__init__`` the same immutability instead: a field can
-be set while it has no value (which is what ``__init__`` does) and never again; deleting one
-raises too. Compiled, ``__init__`` stores the fields directly (about 50 ns); interpreted, it
-goes through the check below.
+The engine's small records (players, options, tile types, moves, reports) were dataclasses.
+Making one costs about 1 ms at import (``dataclasses`` compiles each generated method with
+``exec``), and importing ``dataclasses`` itself pulls in ``inspect``, ``ast`` and ``dis``:
+together about 35 ms of a one-file ``python -m replay verify``, a third of it. A class made a
+value by ``value_type`` behaves as the dataclass it was:
+
+- ``==`` compares the ``compare`` fields of two objects of the same class, as a tuple;
+- ``hash`` is the hash of that tuple (``hashable``), else the objects are unhashable;
+- ``repr`` shows the ``show`` fields as ``Name(field=value, ...)``;
+- ``frozen``: a field can be set while it has no value (which is what ``__init__`` does) and
+  never again; deleting one raises too (``FrozenError``). Compiled with mypyc, ``__init__``
+  stores the fields directly (about 50 ns a field); interpreted, it goes through the check;
+- it pickles, copies and ``replace``s as a call of the class with its fields in order.
 """
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, fields
-from typing import Any
+from operator import attrgetter
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class FrozenError(AttributeError):
+    """A field of an immutable value was assigned or deleted."""
 
 
 def _set_once(self: Any, name: str, value: Any) -> None:
     if hasattr(self, name):
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        raise FrozenError(f"cannot assign to field {name!r}")
     object.__setattr__(self, name, value)
 
 
 def _never_delete(self: Any, name: str) -> None:
-    raise FrozenInstanceError(f"cannot delete field {name!r}")
+    raise FrozenError(f"cannot delete field {name!r}")
 
 
-_WRITE_ONCE: set[type] = set()
+_FROZEN: set[type] = set()
 
 
 def immutable(cls: type) -> bool:
-    """Whether the objects of ``cls`` never change: a frozen dataclass, or a class made
-    ``write_once`` (or a subclass of one)."""
+    """Whether the objects of ``cls`` never change: a value class made ``frozen`` (or a
+    subclass of one), or a frozen dataclass."""
     params = getattr(cls, "__dataclass_params__", None)
     if params is not None and params.frozen:
         return True
-    return any(c in _WRITE_ONCE for c in cls.__mro__)
+    return any(c in _FROZEN for c in cls.__mro__)
 
 
-def _by_fields(self: Any) -> tuple[Any, tuple[Any, ...]]:
-    return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+def value_fields(obj: Any) -> tuple[str, ...] | None:
+    """The fields of a value object, in the order its ``__init__`` takes them (None when it
+    takes only some)."""
+    fields: tuple[str, ...] | None = type(obj).__value_fields__
+    return fields
 
 
-def write_once(cls: type) -> None:
-    """Make the instances of ``cls`` (a slotted dataclass, ``unsafe_hash=True``, whose own
-    ``__init__`` takes the fields in order) immutable once built, as ``frozen=True`` would
-    (see the module); its subclasses inherit it. They pickle as a call of the class with
-    their fields."""
-    setattr(cls, "__setattr__", _set_once)  # noqa: B010 (mypy refuses a method assigned)
-    setattr(cls, "__delattr__", _never_delete)  # noqa: B010
-    setattr(cls, "__reduce__", _by_fields)  # noqa: B010
-    _WRITE_ONCE.add(cls)
+def replace(obj: T, **changes: Any) -> T:
+    """A copy of the value ``obj`` with ``changes`` (as ``dataclasses.replace``)."""
+    fields = value_fields(obj)
+    if fields is None:
+        raise TypeError(f"a {type(obj).__name__} is not made from its fields")
+    unknown = set(changes) - set(fields)
+    if unknown:
+        raise TypeError(f"{type(obj).__name__} has no field {sorted(unknown)[0]!r}")
+    new: T = type(obj)(*[changes[f] if f in changes else getattr(obj, f) for f in fields])
+    return new
+
+
+def value_type(cls: type, fields: str, *, compare: str | None = None, show: str | None = None,
+               frozen: bool = True, hashable: bool | None = None, by_init: bool = True) -> None:
+    """Make ``cls`` a value class (see the module). ``fields``: its fields, separated by
+    spaces, in the order its ``__init__`` takes them; ``compare`` and ``show``: the ones
+    equality (and the hash) and ``repr`` use (default: all); ``hashable`` defaults to
+    ``frozen``. ``by_init=False``: ``__init__`` takes only some fields, so the objects pickle
+    as slotted objects do and ``replace`` refuses them."""
+    names = tuple(fields.split())
+    compared = names if compare is None else tuple(compare.split())
+    shown = names if show is None else tuple(show.split())
+    key = attrgetter(*compared) if len(compared) > 1 else _one_tuple(compared)
+    get_all = attrgetter(*names) if len(names) > 1 else _one_tuple(names)
+
+    def __eq__(self: Any, other: Any) -> Any:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return key(self) == key(other)
+
+    def __hash__(self: Any) -> int:
+        return hash(key(self))
+
+    def __repr__(self: Any) -> str:
+        inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in shown)
+        return f"{type(self).__qualname__}({inner})"
+
+    def __reduce__(self: Any) -> tuple[Any, tuple[Any, ...]]:
+        return (type(self), get_all(self))
+
+    # setattr, not assignment: mypy refuses a method assigned to a class
+    setattr(cls, "__value_fields__", names if by_init else None)  # noqa: B010
+    setattr(cls, "__eq__", __eq__)  # noqa: B010
+    setattr(cls, "__hash__", __hash__ if (frozen if hashable is None else hashable) else None)  # noqa: B010
+    setattr(cls, "__repr__", __repr__)  # noqa: B010
+    if by_init:
+        setattr(cls, "__reduce__", __reduce__)  # noqa: B010
+    if frozen:
+        setattr(cls, "__setattr__", _set_once)  # noqa: B010
+        setattr(cls, "__delattr__", _never_delete)  # noqa: B010
+        _FROZEN.add(cls)
+
+
+def _one_tuple(names: tuple[str, ...]) -> Any:
+    """``attrgetter`` of one name, giving a 1-tuple as ``attrgetter`` of several gives a tuple
+    (so that the hash is a dataclass's: the hash of the tuple of the fields)."""
+    if not names:
+        return lambda obj: ()
+    get = attrgetter(names[0])
+    return lambda obj: (get(obj),)

@@ -6,13 +6,13 @@ report (``claims_at``)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Any
 
 from . import hashing
 from .errors import IllegalMove, LogFormatError
 from .playback import Playback, play_through
 from .record import GameRecord, Source, foreign, load, parse
+from .values import value_type
 
 EXIT_VALID, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
 EXIT_INTERNAL = 3  # a bug of ours, never a verdict on the log
@@ -29,24 +29,44 @@ def move_number(index: int) -> int:
     return index + 1
 
 
-@dataclass(slots=True)
 class Report:
-    """The verdict on one log: valid or not, where it fails, scores, hashes, wrong claims."""
+    """The verdict on one log: valid or not, where it fails, scores, hashes, wrong claims.
 
+    Made with the source and, at most, ``readable``; the verifier fills in the rest."""
+
+    __slots__ = ("source", "valid", "readable", "finished", "moves", "moves_played",
+                 "final_scores", "winners", "state_hash", "hashes", "error", "claims", "format",
+                 "problems")
     source: str
-    valid: bool = False
-    readable: bool = True
-    finished: bool = False
-    moves: int = 0
-    moves_played: int = 0
-    final_scores: dict[str, int] = field(default_factory=dict)
-    winners: list[str] = field(default_factory=list)
-    state_hash: str | None = None
-    hashes: list[str] = field(default_factory=list)
-    error: dict[str, Any] | None = None
-    claims: list[dict[str, Any]] = field(default_factory=list)
-    format: str = "log v1"  # or the foreign format it was imported from
-    problems: list[dict[str, Any]] = field(default_factory=list)  # met while importing
+    valid: bool
+    readable: bool
+    finished: bool
+    moves: int
+    moves_played: int
+    final_scores: dict[str, int]
+    winners: list[str]
+    state_hash: str | None
+    hashes: list[str]
+    error: dict[str, Any] | None
+    claims: list[dict[str, Any]]
+    format: str  # "log v1", or the foreign format it was imported from
+    problems: list[dict[str, Any]]  # met while importing
+
+    def __init__(self, source: str, readable: bool = True) -> None:
+        self.source = source
+        self.valid = False
+        self.readable = readable
+        self.finished = False
+        self.moves = 0
+        self.moves_played = 0
+        self.final_scores = {}
+        self.winners = []
+        self.state_hash = None
+        self.hashes = []
+        self.error = None
+        self.claims = []
+        self.format = "log v1"
+        self.problems = []
 
     @property
     def exit_code(self) -> int:
@@ -95,6 +115,11 @@ class Report:
         n = self.moves_played
         return (f"{self.source}: valid, {n} move{'s' * (n != 1)}; final scores {scores}; "
                 f"winner{'s' if len(self.winners) > 1 else ''} {', '.join(self.winners)}")
+
+
+
+value_type(Report, "source valid readable finished moves moves_played final_scores winners "
+           "state_hash hashes error claims format problems", frozen=False, by_init=False)
 
 
 def verify_data(data: Any, source: str = "<log>", material: Any = None) -> Report:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
@@ -18,6 +17,7 @@ from ..core.errors import IllegalMove
 from ..core.events import Event
 from ..core.family import GameConfig, GameState
 from ..core.rng import SeededStream
+from ..core.values import value_type
 from .features import Feature, FeatureGraph
 from .tileset import SIDE_DELTA, SIDES, SegmentSeed, TileSet, TileType
 
@@ -27,7 +27,6 @@ _SPAN: Final = 4096  # cells nearer the start than this in x and y pack into one
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
-@dataclass(slots=True)
 class Placement:
     """A tile on the board: its index in placement order, turn, cell and first node id."""
 
@@ -38,7 +37,6 @@ class Placement:
     first_node: int
     player: int | None  # None for the start tile
 
-    # written out, so that it compiles (a dataclass's own ``__init__`` is interpreted)
     def __init__(self, index: int, tile: TileType, rot: int, cell: Cell, first_node: int,
                  player: int | None) -> None:
         self.index = index
@@ -48,10 +46,10 @@ class Placement:
         self.first_node = first_node
         self.player = player
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # explicit, as the compiled class's pickling calls ``__init__`` with no arguments
-        return (Placement, (self.index, self.tile, self.rot, self.cell, self.first_node,
-                            self.player))
+
+# pickled as a call of the class with its fields (``value_type``): a compiled class's own
+# pickling would call ``__init__`` with no arguments
+value_type(Placement, "index tile rot cell first_node player", frozen=False)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py

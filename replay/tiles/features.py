@@ -8,16 +8,15 @@ completion is a counter test (``open == 0``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
+from ..core.values import value_type
 from .empty import EmptyDict, EmptyList, EmptySet
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
-@dataclass(slots=True)
 class Figure:
     """A figure on the board: whose, what kind, on which segment node, cell and location,
     with its strength in majorities (G8)."""
@@ -30,7 +29,6 @@ class Figure:
     strength: int
     hill: bool  # stands on a hill tile (HS8)
 
-    # written out, so that it compiles (a dataclass's own ``__init__`` is interpreted)
     def __init__(self, player: int, kind: str, node: int, cell: tuple[int, int],
                  location: str, strength: int, hill: bool) -> None:
         self.player = player
@@ -41,10 +39,10 @@ class Figure:
         self.strength = strength
         self.hill = hill
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # explicit, as the compiled class's pickling calls ``__init__`` with no arguments
-        return (Figure, (self.player, self.kind, self.node, self.cell, self.location,
-                         self.strength, self.hill))
+
+# pickled as a call of the class with its fields (``value_type``): a compiled class's own
+# pickling would call ``__init__`` with no arguments
+value_type(Figure, "player kind node cell location strength hill", frozen=False)
 
 
 # A new feature starts with these shared empty containers (``tiles/empty.py``: most features

@@ -8,13 +8,13 @@ kinds as ``FigureKind``s.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
 from ..core import hashing
 from ..core.errors import IllegalMove
+from ..core.values import value_type
 from .board import Board, Cell, Placement, own_abc_cache
 from .events import FigurePlaced, FigureReturned
 from .features import Feature, FeatureGraph, Figure
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from ..core.events import Event
 
 
-@dataclass(frozen=True, slots=True)
 class FigureKind:
     """A kind of figure: which family of figures it blocks, its strength in majorities (G8),
     the segment types it may stand on, and the rule that says so."""
@@ -36,6 +35,18 @@ class FigureKind:
     segments: frozenset[str]
     rule: str
     count: int  # how many each player starts with
+
+    def __init__(self, name: str, family: str, strength: int, segments: frozenset[str],
+                 rule: str, count: int) -> None:
+        self.name = name
+        self.family = family
+        self.strength = strength
+        self.segments = segments
+        self.rule = rule
+        self.count = count
+
+
+value_type(FigureKind, "name family strength segments rule count")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py

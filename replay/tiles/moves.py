@@ -8,19 +8,17 @@ shares; ``placement_surely_valid`` is the shared part of the fast schema check.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Final
 
 from ..core.scan import scores_object
-from ..core.values import write_once
+from ..core.values import value_type
 
 ROTATIONS = (0, 90, 180, 270)
 
 
-@dataclass(slots=True, unsafe_hash=True)
 class FigureChoice:
     """A figure put on the tile just placed: its kind and the location (half-side or name).
-    Immutable (``core.values.write_once``)."""
+    A value (``core.values.value_type``)."""
 
     kind: str
     location: str
@@ -30,20 +28,19 @@ class FigureChoice:
         self.location = location
 
 
-@dataclass(slots=True, unsafe_hash=True)
 class TileMove:
     """A tile put at ``(x, y)`` turned ``rotation`` degrees clockwise, maybe with a figure.
 
     ``tile`` is required in table logs (no seed) and checked in seeded ones; ``discard`` says a
-    table log's tile could not be placed anywhere (G5). Immutable (``core.values.write_once``;
+    table log's tile could not be placed anywhere (G5). A value (``core.values.value_type``;
     a subclass's ``__init__`` sets its own fields after calling this one)."""
 
-    x: int = 0
-    y: int = 0
-    rotation: int = 0
-    tile: str | None = None
-    figure: FigureChoice | None = None
-    discard: bool = False
+    x: int
+    y: int
+    rotation: int
+    tile: str | None
+    figure: FigureChoice | None
+    discard: bool
 
     def __init__(self, x: int = 0, y: int = 0, rotation: int = 0, tile: str | None = None,
                  figure: FigureChoice | None = None, discard: bool = False) -> None:
@@ -55,8 +52,9 @@ class TileMove:
         self.discard = discard
 
 
-write_once(FigureChoice)
-write_once(TileMove)
+TILE_MOVE_FIELDS: Final = "x y rotation tile figure discard"  # a subclass's fields go after
+value_type(FigureChoice, "kind location")
+value_type(TileMove, TILE_MOVE_FIELDS)
 
 
 TileFields = tuple[int, int, int, str | None, FigureChoice | None, bool]

@@ -7,8 +7,7 @@ This module stays interpreted when the engine is compiled with mypyc (a compiled
 ``mypyc_attr(allow_interpreted_subclasses=True, serializable=True)`` where it is compiled:
 unpickling makes an object without calling ``__init__`` (serializable), and mypyc's
 ``__init__`` still runs when interpreted code calls the class only with the other flag.
-Immutable values are shared, not copied (a compiled frozen dataclass refuses the ``setattr``
-of unpickling).
+Immutable values are shared, not copied: no need to copy what never changes.
 """
 
 from __future__ import annotations
@@ -48,8 +47,7 @@ class _SharingPickler(pickle.Pickler):
         found = self.shared.get(id(obj))
         if found is not None or not _frozen(type(obj)):
             return found
-        # an immutable value: shared (a frozen dataclass compiled by mypyc could not even be
-        # unpickled: its fields are set by ``setattr``, which it refuses)
+        # an immutable value: shared
         self.shared[id(obj)] = k = len(self.objects)
         self.objects.append(obj)
         return k

@@ -9,10 +9,10 @@ Rotating a tile a quarter turn clockwise moves position i to position i + 3.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..core.errors import TileSetError
+from ..core.values import value_type
 from .words import describe_tile
 
 POSITIONS = ("NL", "N", "NR", "EL", "E", "ER", "SL", "S", "SR", "WL", "W", "WR")
@@ -61,7 +61,6 @@ SCALAR_ATTRS = ("pennants", "fish", "gold", "mushrooms", "deer", "mammoth", "aur
 FLAG_ATTRS = ("cathedral", "inn", "spring", "fire", "sacred")
 
 
-@dataclass(frozen=True, slots=True)
 class Segment:
     """A segment of a tile type: its type, its name when it touches no side, the segments it
     touches (by index) and its symbols (``attrs``)."""
@@ -72,13 +71,23 @@ class Segment:
     name: str | None
     touches: tuple[int, ...]
     extra_sides: tuple[int, ...]
-    attrs: dict[str, int] = field(hash=False, compare=False)
+    attrs: dict[str, int]  # not compared
+
+    def __init__(self, index: int, id: str, type: str, name: str | None,
+                 touches: tuple[int, ...], extra_sides: tuple[int, ...],
+                 attrs: dict[str, int]) -> None:
+        self.index = index
+        self.id = id
+        self.type = type
+        self.name = name
+        self.touches = touches
+        self.extra_sides = extra_sides
+        self.attrs = attrs
 
     def attr(self, key: str) -> int:
         return self.attrs.get(key, 0)
 
 
-@dataclass(frozen=True, slots=True)
 class Rotated:
     """A tile type in one of its four orientations, with everything a placement needs."""
 
@@ -89,7 +98,21 @@ class Rotated:
     side_segs: tuple[tuple[int, ...], ...]  # per side: distinct segments incident there
     side_j: tuple[tuple[tuple[int, ...], ...], ...]  # per side, per position j: segments there
     locations: dict[str, int]  # location name (board frame) -> segment index
-    names: tuple[str, ...] = ()  # per segment: its canonical location (``location_name``)
+    names: tuple[str, ...]  # per segment: its canonical location (``location_name``)
+
+    def __init__(self, rotation: int, edges: str, pos: tuple[int, ...],
+                 side_pairs: tuple[tuple[tuple[int, int], ...], ...],
+                 side_segs: tuple[tuple[int, ...], ...],
+                 side_j: tuple[tuple[tuple[int, ...], ...], ...], locations: dict[str, int],
+                 names: tuple[str, ...] = ()) -> None:
+        self.rotation = rotation
+        self.edges = edges
+        self.pos = pos
+        self.side_pairs = side_pairs
+        self.side_segs = side_segs
+        self.side_j = side_j
+        self.locations = locations
+        self.names = names
 
 
 class SegmentSeed(NamedTuple):
@@ -105,7 +128,6 @@ class SegmentSeed(NamedTuple):
     cloister: bool  # completes by its neighbours (G7)
 
 
-@dataclass(frozen=True, slots=True)
 class TileType:
     """A kind of tile: how many the set holds, its edges and segments, its flags and its
     four orientations (``rotations``)."""
@@ -122,11 +144,34 @@ class TileType:
     rotations: tuple[Rotated, ...]
     order: int  # index in the combined tile set, for deterministic sorting
     open_sides: tuple[int, ...]  # per segment: how many sides it touches (its open ends)
+    # the rest is worked out from the above, and neither compared nor shown:
     # frontier key -> the turns that fit it, for the keys that some turn fits (``fits``)
-    fitting: dict[str, tuple[int, ...]] = field(hash=False, compare=False, repr=False)
-    seeds: tuple[SegmentSeed, ...] = field(hash=False, compare=False, repr=False)  # per segment
-    words: str = field(default="a tile", compare=False, repr=False)  # for people (``words``)
-    cloister_segs: tuple[int, ...] = field(default=(), compare=False, repr=False)  # G7
+    fitting: dict[str, tuple[int, ...]]
+    seeds: tuple[SegmentSeed, ...]  # per segment
+    words: str  # for people (``words``)
+    cloister_segs: tuple[int, ...]  # G7
+
+    def __init__(self, id: str, count: int, edges: str, segments: tuple[Segment, ...],
+                 start: bool, bonus: bool, hill: bool, vineyard: bool, volcano: bool,
+                 rotations: tuple[Rotated, ...], order: int, open_sides: tuple[int, ...],
+                 fitting: dict[str, tuple[int, ...]], seeds: tuple[SegmentSeed, ...],
+                 words: str = "a tile", cloister_segs: tuple[int, ...] = ()) -> None:
+        self.id = id
+        self.count = count
+        self.edges = edges
+        self.segments = segments
+        self.start = start
+        self.bonus = bonus
+        self.hill = hill
+        self.vineyard = vineyard
+        self.volcano = volcano
+        self.rotations = rotations
+        self.order = order
+        self.open_sides = open_sides
+        self.fitting = fitting
+        self.seeds = seeds
+        self.words = words
+        self.cloister_segs = cloister_segs
 
     def fits(self, key: str) -> tuple[int, ...]:
         """Quarter turns in which this tile fits a cell whose neighbours demand ``key``
@@ -137,7 +182,6 @@ class TileType:
         return any(s.type == "cloister" for s in self.segments)
 
 
-@dataclass(frozen=True, slots=True)
 class TileSet:
     """A checked tile set: its tile types, the game it is for and the digest a log records."""
 
@@ -148,8 +192,26 @@ class TileSet:
     tiles: tuple[TileType, ...]
     digest: str  # sha256 of the canonical JSON of the source file(s)
 
+    def __init__(self, id: str, name: str, game: str, reconstruction: bool,
+                 tiles: tuple[TileType, ...], digest: str) -> None:
+        self.id = id
+        self.name = name
+        self.game = game
+        self.reconstruction = reconstruction
+        self.tiles = tiles
+        self.digest = digest
+
     def by_id(self) -> dict[str, TileType]:
         return {t.id: t for t in self.tiles}
+
+
+_COMPARED = "id count edges segments start bonus hill vineyard volcano rotations order open_sides"
+value_type(Segment, "index id type name touches extra_sides attrs",
+           compare="index id type name touches extra_sides")
+value_type(Rotated, "rotation edges pos side_pairs side_segs side_j locations names")
+value_type(TileType, f"{_COMPARED} fitting seeds words cloister_segs", compare=_COMPARED,
+           show=_COMPARED)
+value_type(TileSet, "id name game reconstruction tiles digest")
 
 
 def _rotate(t_pos: list[int], segments: list[Segment], edges: str, quarter: int) -> Rotated:

@@ -9,10 +9,8 @@ bag's tokens sorted in increasing order (wolves first). A table log lists its dr
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
@@ -21,6 +19,7 @@ from ...core.errors import IllegalMove
 from ...core.family import Expansion, Option
 from ...core.json_input import plain_int, short_text
 from ...core.rng import SeededStream
+from ...core.values import value_type
 from ...tiles.features import Feature, Figure
 from ...tiles.scoring import FOLLOWERS, score_event
 from ...tiles.scoring import plural as _n
@@ -35,13 +34,19 @@ if TYPE_CHECKING:
     from .state import CarcassonneState as Game
     from .state import Move
 
-@dataclass(frozen=True, slots=True)
 class FlockChoice:
     """HS3: for the field holding this player's shepherd that the new tile extends (named by a
     location of the new tile), draw a token ("expand") or score the flock ("herd")."""
 
     location: str
     action: str
+
+    def __init__(self, location: str, action: str) -> None:
+        self.location = location
+        self.action = action
+
+
+value_type(FlockChoice, "location action")
 
 
 WOLF = 0
@@ -191,20 +196,20 @@ class HillsSheep(ExpansionRules):
         for actions in itertools.product(ACTIONS, repeat=len(locations)):
             flock = tuple(FlockChoice(loc, a) for loc, a in zip(locations, actions,
                                                                 strict=True))
-            choice = dataclasses.replace(move, flock=flock)
+            choice = move.with_sheep(flock, move.tokens)
             draws = actions.count("expand") + (
                 1 if move.figure is not None and move.figure.kind == "shepherd" else 0)
             if not draws or state.config.seed is not None:
                 yield choice
                 continue
             for tokens in _possible_draws(bag_of(state).bag, draws):
-                yield dataclasses.replace(choice, tokens=tokens)
+                yield choice.with_sheep(flock, tokens)
 
     def random_choices(self, state: Game, tile: TileType, move: Move, pick: Any) -> Move:
         flock: list[FlockChoice] = []
         for loc in state.flock_required(tile, move.x, move.y, move.rotation):
             flock.append(FlockChoice(loc, ACTIONS[pick.below(2)]))
-        return dataclasses.replace(move, flock=tuple(flock)) if flock else move
+        return move.with_sheep(tuple(flock), move.tokens) if flock else move
 
     def decode(self, raw: Mapping[str, Any], path: str) -> dict[str, Any]:
         return {

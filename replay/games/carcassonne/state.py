@@ -8,15 +8,15 @@ and calls the hooks of the expansions in play (``inns_cathedrals``, ``hills_shee
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
 from ...core.family import Family, GameConfig
+from ...core.values import value_type
 from ...tiles.board import own_abc_cache
 from ...tiles.features import Feature, Figure
-from ...tiles.moves import FigureChoice, TileMove, plain_fields
+from ...tiles.moves import TILE_MOVE_FIELDS, FigureChoice, TileMove, plain_fields
 from ...tiles.state import FigureKind, TileState
 from ...tiles.tileset import TileType
 from . import scoring
@@ -30,14 +30,13 @@ FOLLOWER = FigureKind("follower", "follower", 1,
                       frozenset({"road", "city", "field", "cloister"}), "G6", 7)  # B1, G6
 
 
-@dataclass(slots=True, unsafe_hash=True)
 class Move(TileMove):
-    """A Carcassonne move: the tile and its figure, plus the Hills & Sheep fields. Immutable,
+    """A Carcassonne move: the tile and its figure, plus the Hills & Sheep fields. A value,
     as a ``TileMove``."""
 
-    flock: tuple[FlockChoice, ...] = ()
-    tokens: tuple[int, ...] = ()  # sheep tokens drawn (0 = wolf): required in table logs
-    hidden: str | None = None  # table logs: the tile put under a hill (HS7), if known
+    flock: tuple[FlockChoice, ...]
+    tokens: tuple[int, ...]  # sheep tokens drawn (0 = wolf): required in table logs
+    hidden: str | None  # table logs: the tile put under a hill (HS7), if known
 
     def __init__(self, x: int = 0, y: int = 0, rotation: int = 0, tile: str | None = None,
                  figure: FigureChoice | None = None, discard: bool = False,
@@ -47,6 +46,14 @@ class Move(TileMove):
         self.flock = flock
         self.tokens = tokens
         self.hidden = hidden
+
+    def with_sheep(self, flock: tuple[FlockChoice, ...], tokens: tuple[int, ...]) -> Move:
+        """This move with ``flock`` and ``tokens`` as its Hills & Sheep choices and draws."""
+        return Move(self.x, self.y, self.rotation, self.tile, self.figure, self.discard, flock,
+                    tokens, self.hidden)
+
+
+value_type(Move, f"{TILE_MOVE_FIELDS} flock tokens hidden")
 
 
 def read_plain_moves(raws: list[Any], fields: frozenset[str],

@@ -8,7 +8,6 @@ networks); HG4, HG5, HG9-HG11 in ``scoring``; HG12 are the rulebook examples
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -81,8 +80,7 @@ class HuntersGatherers(TileFamily):
             state.step(move)
             if state.bonus_due:
                 assert state.pending_bonus is not None
-                move = dataclasses.replace(move, bonus=random_placement(
-                    state, state.pending_bonus, pick))
+                move = move.with_bonus(random_placement(state, state.pending_bonus, pick))
                 state.step(move.bonus)
         finally:
             state.quiet = False

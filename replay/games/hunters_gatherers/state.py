@@ -8,9 +8,7 @@ move stays atomic), huts (HG3), the return timing option (HG6) and the sacred pl
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
@@ -20,10 +18,11 @@ from ...core.errors import IllegalMove
 from ...core.events import Event
 from ...core.family import Family, GameConfig
 from ...core.rng import SeededStream
+from ...core.values import value_type
 from ...tiles.board import own_abc_cache
 from ...tiles.events import Discard
 from ...tiles.features import Feature, FeatureGraph, Figure
-from ...tiles.moves import FigureChoice, TileMove
+from ...tiles.moves import TILE_MOVE_FIELDS, FigureChoice, TileMove
 from ...tiles.state import Cell, FigureKind, Placement, TileState, group_links
 from ...tiles.tileset import SIDE_DELTA, Segment, TileType
 from . import scoring
@@ -36,19 +35,25 @@ FIGURES = {
 }
 
 
-@dataclass(slots=True, unsafe_hash=True)
 class Move(TileMove):
     """A Hunters & Gatherers move: the land tile and its figure, and the bonus tile played in
-    the same turn when the land tile completed a forest with gold (HG7). Immutable, as a
+    the same turn when the land tile completed a forest with gold (HG7). A value, as a
     ``TileMove``."""
 
-    bonus: TileMove | None = None
+    bonus: TileMove | None
 
     def __init__(self, x: int = 0, y: int = 0, rotation: int = 0, tile: str | None = None,
                  figure: FigureChoice | None = None, discard: bool = False,
                  bonus: TileMove | None = None) -> None:
         TileMove.__init__(self, x, y, rotation, tile, figure, discard)
         self.bonus = bonus
+
+    def with_bonus(self, bonus: TileMove | None) -> Move:
+        """This move with ``bonus`` as its bonus tile."""
+        return Move(self.x, self.y, self.rotation, self.tile, self.figure, self.discard, bonus)
+
+
+value_type(Move, f"{TILE_MOVE_FIELDS} bonus")
 
 
 WATER = frozenset({"river", "lake"})  # the segments of the river networks (HG8)
@@ -105,7 +110,7 @@ class HuntersGatherersState(TileState):
         idx = self.moves_played
         bonus = move.bonus
         done = len(self.steps)
-        events = self.step(dataclasses.replace(move, bonus=None) if bonus is not None else move)
+        events = self.step(move.with_bonus(None) if bonus is not None else move)
         try:
             if self.bonus_due:
                 if bonus is None:
@@ -127,7 +132,7 @@ class HuntersGatherersState(TileState):
         """The land tile is checked here; a turn that has or needs a bonus tile is tried on a
         copy (the bonus tile's checks depend on the land tile's consequences)."""
         move = self._as_move(move)
-        super().check(dataclasses.replace(move, bonus=None))
+        super().check(move.with_bonus(None))
         if move.bonus is not None or (not move.discard and self.completes_gold_forest(
                 self._tile_for(move), move.x, move.y, move.rotation)):
             self.copy().apply(move)
@@ -254,10 +259,10 @@ class HuntersGatherersState(TileState):
         for b in bonus_tiles:
             spots = trial.legal_placements(b)
             if not spots:
-                yield dataclasses.replace(move, bonus=TileMove(tile=b.id, discard=True))
+                yield move.with_bonus(TileMove(tile=b.id, discard=True))
             for x, y, rot in spots:
                 for fig in [None, *trial.figure_options(b, x, y, rot)]:
-                    yield dataclasses.replace(move, bonus=TileMove(x, y, rot, b.id, fig))
+                    yield move.with_bonus(TileMove(x, y, rot, b.id, fig))
 
     def completes_gold_forest(self, tile: TileType, x: int, y: int, rotation: int) -> bool:
         """Whether placing the tile there completes a forest with gold (HG7), computed without

@@ -21,7 +21,8 @@ as the south player reads it (M2).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+
+from ...core.values import value_type
 
 CITIES = ("Manhattan", "Frankfurt", "Sydney", "Hong Kong", "São Paulo", "Cairo")
 COLOURS = ("blue", "black", "red", "green")
@@ -33,13 +34,19 @@ _ROWS = ("north", "middle", "south")
 _COLS = ("west", "centre", "east")
 
 
-@dataclass(frozen=True, slots=True)
 class Material:
     """What a game of Manhattan is played with (M1); every figure may be overridden."""
 
-    cards_per_lot: tuple[int, ...] = (5,) * LOTS
-    pieces: Mapping[int, int] = field(default_factory=lambda: {1: 12, 2: 6, 3: 4, 4: 2})
-    hand_size: int = 4
+    __slots__ = ("cards_per_lot", "pieces", "hand_size")
+    cards_per_lot: tuple[int, ...]
+    pieces: Mapping[int, int]
+    hand_size: int
+
+    def __init__(self, cards_per_lot: tuple[int, ...] = (5,) * LOTS,
+                 pieces: Mapping[int, int] | None = None, hand_size: int = 4) -> None:
+        self.cards_per_lot = cards_per_lot
+        self.pieces = {1: 12, 2: 6, 3: 4, 4: 2} if pieces is None else pieces
+        self.hand_size = hand_size
 
     @property
     def cards(self) -> int:
@@ -56,6 +63,7 @@ class Material:
         return [lot for lot in range(LOTS) for _ in range(self.cards_per_lot[lot])]
 
 
+value_type(Material, "cards_per_lot pieces hand_size")
 DEFAULT_MATERIAL = Material()
 
 

@@ -5,16 +5,14 @@ building (M5), what a choice of pieces takes from the supply (M4)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from ...core.values import write_once
+from ...core.values import value_type
 from .material import CITIES, SIDES, lot_seen_from
 
 CITY_INDEX = {name: i for i, name in enumerate(CITIES)}
 SEEN_FROM = {side: [lot_seen_from(card, side) for card in range(9)] for side in SIDES}
 
 
-@dataclass(slots=True, unsafe_hash=True)
 class Choose:
     """M4: the pieces a player takes into play for the round, as (colour, storeys) pairs.
     Immutable, as every move (see below)."""
@@ -25,7 +23,6 @@ class Choose:
         self.pieces = pieces
 
 
-@dataclass(slots=True, unsafe_hash=True)
 class Build:
     """M5: play ``card`` (the lot as printed, 0–8) and put a piece of ``storeys`` of
     ``colour`` (needed only by a player with two colours) on the lot it marks in ``city``;
@@ -34,8 +31,8 @@ class Build:
     card: int
     city: str
     storeys: int
-    colour: str | None = None
-    draw: int | None = None
+    colour: str | None
+    draw: int | None
 
     def __init__(self, card: int, city: str, storeys: int, colour: str | None = None,
                  draw: int | None = None) -> None:
@@ -45,26 +42,31 @@ class Build:
         self.colour = colour
         self.draw = draw
 
+    def with_draw(self, draw: int | None) -> Build:
+        """This build with ``draw`` as the card drawn after it."""
+        return Build(self.card, self.city, self.storeys, self.colour, draw)
 
-@dataclass(slots=True, unsafe_hash=True)
+
 class Discard:
     """A player with no legal build discards ``card`` and draws (see the module)."""
 
     card: int
-    draw: int | None = None
+    draw: int | None
 
     def __init__(self, card: int, draw: int | None = None) -> None:
         self.card = card
         self.draw = draw
 
+    def with_draw(self, draw: int | None) -> Discard:
+        """This discard with ``draw`` as the card drawn after it."""
+        return Discard(self.card, draw)
+
 
 Move = Choose | Build | Discard
-# Moves are values, immutable once built (``core.values.write_once``: a frozen dataclass
-# costs far more to build, and a replay builds one per move of the log); their ``__init__``
-# is written out, so that it compiles (a dataclass's own is interpreted).
-write_once(Choose)
-write_once(Build)
-write_once(Discard)
+# Moves are values, immutable once built (``core.values.value_type``).
+value_type(Choose, "pieces")
+value_type(Build, "card city storeys colour draw")
+value_type(Discard, "card draw")
 
 
 def may_build(stack: list[tuple[str, int]], colour: str, storeys: int) -> bool:

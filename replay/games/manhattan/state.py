@@ -13,7 +13,6 @@ those in play and those on the board.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Iterator
 from typing import Any, ClassVar, Final, Self
@@ -207,7 +206,7 @@ class ManhattanState(GameState):
             return
         for move in builds:
             for card in self.deck.possible_draws(move.card):
-                yield dataclasses.replace(move, draw=card)
+                yield move.with_draw(card)
 
     def choices(self, colour: str) -> Iterator[tuple[tuple[str, int], ...]]:
         """Every choice of this round's pieces of ``colour`` the supply allows (M4)."""
