@@ -31,13 +31,19 @@ def _fitting_keys(edges: str) -> dict[str, tuple[int, ...]]:
     neighbour there): the 4 x 16 keys listed. Every other key fits no turn: a plain dict
     looked up with ``.get(key, ())`` (a dict subclass with ``__missing__`` costs an
     interpreted call per lookup in the compiled engine)."""
-    fits: dict[str, tuple[int, ...]] = {}
+    fits: dict[str, list[int]] = {}
     for q in range(4):
-        turned = "".join(edges[(s - q) % 4] for s in range(4))
+        turned = edges[4 - q:] + edges[:4 - q]  # side s shows edges[(s - q) % 4]
         for mask in range(16):
-            key = "".join("." if mask >> s & 1 else turned[s] for s in range(4))
-            fits[key] = (*fits.get(key, ()), q)
-    return fits
+            key = ""
+            for s in range(4):
+                key += "." if mask >> s & 1 else turned[s]
+            turns = fits.get(key)
+            if turns is None:
+                fits[key] = [q]
+            else:
+                turns.append(q)
+    return {key: tuple(turns) for key, turns in fits.items()}
 
 
 # Which rotations fit a frontier key depends on a tile's edges alone: tile types with the same

@@ -18,7 +18,6 @@ from ...tiles.family import TileFamily
 from ...tiles.moves import placement_surely_valid, tile_fields
 from .hills_sheep import FlockChoice, HillsSheep
 from .inns_cathedrals import InnsCathedrals
-from .policy import encode, play_game, random_move
 from .rules import ExpansionRules
 from .state import CarcassonneState, Move, read_plain_moves
 
@@ -75,6 +74,8 @@ class Carcassonne(TileFamily):
             return None  # the slow path says it, after the header's errors
 
     def encode_move(self, move: Any) -> dict[str, Any]:
+        from .policy import encode  # (here: a verify needs no policy, and the import costs)
+
         return encode(move, FIELD_RULES)
 
     def move_surely_valid(self, raw: Any) -> bool:
@@ -87,6 +88,8 @@ class Carcassonne(TileFamily):
                    if not r.move_fields.isdisjoint(raw))
 
     def play_random(self, state: GameState, pick: Any) -> Move:
+        from .policy import random_move
+
         assert isinstance(state, CarcassonneState)
         move = random_move(state, pick)
         state.play(move)  # one step: no events are kept
@@ -94,6 +97,8 @@ class Carcassonne(TileFamily):
 
     def play_random_game(self, state: GameState, pick: Any) -> list[dict[str, Any]]:
         """The whole game by the policy, in its compiled loop (``policy.play_game``)."""
+        from .policy import play_game
+
         assert isinstance(state, CarcassonneState)
         return play_game(state, pick, FIELD_RULES)
 

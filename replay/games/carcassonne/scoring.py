@@ -57,14 +57,19 @@ def final_points(game: Game, feat: Feature) -> Points:
 
 def final_scoring(game: Game) -> None:
     """B7 then B8. Figures stay on the board at the end: no later state depends on them."""
-    feats = game.features()
-    for feat in sorted(feats, key=lambda f: (TYPE_ORDER.get(f.type, 9), f.first)):
-        if feat.scored or feat.type not in ("road", "city", "cloister"):
-            continue
-        if not any(f.kind in FOLLOWERS for f in feat.figures):
-            continue
-        points, detail, rule = game.final_points(feat)
-        score_feature(game, feat, points, detail, rule, "final")
+    feats = game.features()  # in creation order
+    # by type (TYPE_ORDER), then creation: a stable split, rather than a sort with tuple keys
+    by_type: dict[str, list[Feature]] = {"road": [], "city": [], "cloister": []}
+    for feat in feats:
+        group = by_type.get(feat.type)
+        if group is not None and feat.figures:
+            group.append(feat)
+    for group in by_type.values():
+        for feat in group:
+            if feat.scored or not any(f.kind in FOLLOWERS for f in feat.figures):
+                continue
+            points, detail, rule = game.final_points(feat)
+            score_feature(game, feat, points, detail, rule, "final")
     farm_scoring(game, feats)
 
 
