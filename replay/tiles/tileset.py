@@ -154,14 +154,14 @@ class TileType:
     # frontier key -> the turns that fit it, for the keys that some turn fits (``fits``)
     fitting: dict[str, tuple[int, ...]]
     seeds: tuple[SegmentSeed, ...]  # per segment
-    words: str  # for people (``words``)
+    _words: str | None  # ``words``, once asked for
     cloister_segs: tuple[int, ...]  # G7
 
     def __init__(self, id: str, count: int, edges: str, segments: tuple[Segment, ...],
                  start: bool, bonus: bool, hill: bool, vineyard: bool, volcano: bool,
                  rotations: tuple[Rotated, ...], order: int, open_sides: tuple[int, ...],
                  fitting: dict[str, tuple[int, ...]], seeds: tuple[SegmentSeed, ...],
-                 words: str = "a tile", cloister_segs: tuple[int, ...] = ()) -> None:
+                 words: str | None = None, cloister_segs: tuple[int, ...] = ()) -> None:
         self.id = id
         self.count = count
         self.edges = edges
@@ -176,8 +176,20 @@ class TileType:
         self.open_sides = open_sides
         self.fitting = fitting
         self.seeds = seeds
-        self.words = words
+        self._words = words
         self.cloister_segs = cloister_segs
+
+    @property
+    def words(self) -> str:
+        """The tile in a few words, for people (``words.describe_tile``): worked out when
+        first asked for (a verification that goes well never asks; 1.4M instructions of a
+        start for the 24 base tiles)."""
+        words = self._words
+        if words is None:
+            words = describe_tile(self.segments, self.open_sides, self.edges, hill=self.hill,
+                                  vineyard=self.vineyard, volcano=self.volcano)
+            object.__setattr__(self, "_words", words)  # (a value's field is set once)
+        return words
 
     def fits(self, key: str) -> tuple[int, ...]:
         """Quarter turns in which this tile fits a cell whose neighbours demand ``key``
@@ -317,9 +329,6 @@ def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
                                 tuple(f for f in ("inn", "cathedral") if seg.attr(f)),
                                 seg.touches, seg.type == "cloister")
                     for seg in segments),
-        words=describe_tile(tuple(segments), open_sides, raw["edges"],
-                            hill=bool(raw.get("hill")), vineyard=bool(raw.get("vineyard")),
-                            volcano=bool(raw.get("volcano"))),
         cloister_segs=tuple(seg.index for seg in segments if seg.type == "cloister"),
     )
 
@@ -342,5 +351,5 @@ def reordered(t: TileType, order: int) -> TileType:
         id=t.id, count=t.count, edges=t.edges, segments=t.segments, start=t.start,
         bonus=t.bonus, hill=t.hill, vineyard=t.vineyard, volcano=t.volcano,
         rotations=t.rotations, order=order, open_sides=t.open_sides, fitting=t.fitting,
-        seeds=t.seeds, words=t.words, cloister_segs=t.cloister_segs,
+        seeds=t.seeds, words=t._words, cloister_segs=t.cloister_segs,
     )
