@@ -69,6 +69,7 @@ class Board(GameState):
     frontier_keys: dict[str, dict[Cell, None]]  # frontier key -> the open cells that have it
     cloisters: dict[Cell, int]  # cell -> node of a segment that completes by its neighbours
     near_cloisters: dict[Cell, list[Cell]]  # open cell -> cloister cells of its 3 x 3 block
+    cloister_around: dict[Cell, int]  # cloister cell -> how many of its 8 neighbours hold a tile
     # ``GameState``'s attributes, declared again: compiled with mypyc, ``Board`` is a native
     # class on an interpreted base, whose attributes mypyc does not see
     config: GameConfig
@@ -88,6 +89,7 @@ class Board(GameState):
         self.frontier_keys = {}
         self.cloisters = {}
         self.near_cloisters = {}
+        self.cloister_around = {}
         self._last_prospective: tuple[TileType, Cell, int, int, list[list[int]]] | None = None
 
     def can_place(self, tile: TileType) -> bool:
@@ -146,6 +148,9 @@ class Board(GameState):
 
     def neighbours(self, cell: Cell) -> int:
         """How many of the 8 cells around ``cell`` hold a tile."""
+        known = self.cloister_around.get(cell)  # kept up to date around cloisters
+        if known is not None:
+            return known
         x, y = cell
         board = self.board
         count = 0
@@ -355,7 +360,10 @@ class Board(GameState):
         graph = self.graph
         feature = graph.feature
         cloisters = self.cloisters
+        around = self.cloister_around
         for near in self.near_cloisters.pop(cell):  # no tile comes here again
+            if near != cell:  # a neighbour: one more of its 8 (``_add_cloister`` counted it)
+                around[near] += 1
             root = graph.find(cloisters[near])
             feat = feature[root]
             assert feat is not None
@@ -370,11 +378,17 @@ class Board(GameState):
         x, y = cell
         near = self.near_cloisters
         board = self.board
+        around = 0
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
                 c = (x + dx, y + dy)
                 if c == cell or c not in board:
                     near.setdefault(c, []).append(cell)
+                else:
+                    around += 1
+        # the neighbours counted as tiles come (``_completed_cloisters``), not looked up each
+        # time a completion is checked
+        self.cloister_around[cell] = around
 
 
 class _LoneKeys(dict[str, str]):
