@@ -488,6 +488,41 @@ def test_move_surely_valid_accepts_only_schema_valid_moves_L1(game: str, move: A
         assert not errors, f"move_surely_valid accepted {move!r}: {errors[0].message}"
 
 
+# tile placements of the shared fields only, mostly valid; and Hunters & Gatherers moves with
+# a bonus tile
+_PLACEMENT_ISH = st.fixed_dictionaries(
+    {"x": st.integers(-1000, 1000), "y": st.integers(-1000, 1000),
+     "rotation": st.sampled_from([0, 90, 180, 270])},
+    optional={"tile": st.text(min_size=1, max_size=32),
+              "figure": st.fixed_dictionaries({"at": st.text(min_size=1, max_size=32)},
+                                              optional={"kind": st.sampled_from(KINDS)})})
+_BONUS_ISH = st.tuples(_PLACEMENT_ISH, st.one_of(_PLACEMENT_ISH, _MOVE_LIKE, _JSON)).map(
+    lambda t: {**t[0], "bonus": t[1]})
+
+
+@scaled(300)
+@given(st.sampled_from(GAMES),
+       st.one_of(_PLACEMENT_ISH, _VALID_ISH, _MOVE_LIKE, _JSON, _MH_VALID_ISH, _MH_LIKE,
+                 _BONUS_ISH))
+@example("hunters-gatherers", {"x": 0, "y": 1, "rotation": 0, "tile": "HG-1",
+                               "bonus": {"x": 0, "y": 2, "rotation": 90, "tile": "HG-80",
+                                         "figure": {"at": "N", "kind": "hut"}}})
+@example("hunters-gatherers", {"x": 0, "y": 1, "rotation": 0, "bonus": None})
+@example("hunters-gatherers", {"x": 0, "y": 1, "rotation": 0, "bonus": {"discard": True}})
+@example("base", {"x": 0, "y": 1, "rotation": 90, "figure": {"at": "N"}, "scores": {"A": 1}})
+def test_a_fast_move_reader_decodes_as_the_slow_path_L1(game: str, move: Any) -> None:
+    """``Family.read_moves`` (compiled, no schema) reads only moves the schema accepts, and
+    each as ``decode_move`` would."""
+    fam = family(game)
+    fast = fam.read_moves([move])
+    event(f"{game}: fast reader took it: {fast is not None}")
+    if fast is None:
+        return
+    errors = list(validator("log").iter_errors({**_HEADER, "game": game, "moves": [move]}))
+    assert not errors, f"read_moves accepted {move!r}: {errors[0].message}"
+    assert fast == [fam.decode_move(move, "/moves/0")]
+
+
 def test_move_surely_valid_takes_the_moves_of_generated_games() -> None:
     """The fast path is taken for ordinary moves of every family (else it would be
     pointless)."""

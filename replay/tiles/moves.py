@@ -75,14 +75,15 @@ def plain_fields(raw: Any, fields: frozenset[str],
                  figure_kinds: frozenset[str]) -> TileFields | None:
     """``tile_fields`` of a move object that has no field but ``fields`` (no discard) and that
     the schema surely accepts, scores claim included; None for any other."""
-    if type(raw) is not dict or not fields.issuperset(raw) or "discard" in raw:
+    if type(raw) is not dict:
         return None
     m: dict[str, Any] = raw
-    if "scores" in m and not scores_object(m["scores"]):
+    for key in m:  # (``fields.issuperset(m)`` makes a set of the keys first)
+        if key not in fields:
+            return None
+    if "discard" in m or ("scores" in m and not scores_object(m["scores"])):
         return None
-    if not placement_surely_valid(m, figure_kinds):
-        return None
-    return tile_fields(m)
+    return placement_fields(m, figure_kinds)
 
 
 def encode_tile_move(move: TileMove) -> dict[str, Any]:
@@ -104,26 +105,35 @@ _FIGURE_FIELDS: Final = frozenset({"kind", "at"})
 
 
 def placement_surely_valid(m: dict[str, Any], figure_kinds: frozenset[str]) -> bool:
-    """x, y, rotation, tile and figure of a move object as the schema accepts them.
+    """x, y, rotation, tile and figure of a move object as the schema accepts them."""
+    return placement_fields(m, figure_kinds) is not None
+
+
+def placement_fields(m: dict[str, Any], figure_kinds: frozenset[str]) -> TileFields | None:
+    """``tile_fields`` of a move object (no discard) whose x, y, rotation, tile and figure
+    the schema accepts; None when it may not (``placement_surely_valid``).
 
     ``json_input.plain_int`` and ``short_text``, written out: this runs on every move read,
     and a call from the compiled module into the interpreted one costs more than the test."""
     x, y, rotation = m.get("x"), m.get("y"), m.get("rotation")
     if not (type(x) is int and -1000 <= x <= 1000 and type(y) is int and -1000 <= y <= 1000
             and type(rotation) is int and rotation in ROTATIONS):
-        return False
+        return None
     tile = m.get("tile")
     if tile is not None and not (type(tile) is str and 1 <= len(tile) <= 32):
-        return False
+        return None
     if "tile" in m and tile is None:
-        return False
-    if "figure" in m:
-        fig = m["figure"]
+        return None
+    figure: FigureChoice | None = None
+    fig = m.get("figure")
+    if fig is not None or "figure" in m:
         if type(fig) is not dict or not _FIGURE_FIELDS.issuperset(fig):
-            return False
+            return None
         at = fig.get("at")
         if not (type(at) is str and 1 <= len(at) <= 32):
-            return False
-        if "kind" in fig and (type(fig["kind"]) is not str or fig["kind"] not in figure_kinds):
-            return False
-    return True
+            return None
+        kind = fig.get("kind", "follower")
+        if "kind" in fig and (type(kind) is not str or kind not in figure_kinds):
+            return None
+        figure = FigureChoice(kind, at)
+    return (x, y, rotation, tile, figure, False)

@@ -21,7 +21,7 @@ from ...tiles.moves import (
     tile_fields,
 )
 from ...tiles.policy import random_placement
-from .state import HuntersGatherersState, Move
+from .state import HuntersGatherersState, Move, read_plain_moves
 
 __all__ = ["HUNTERS_GATHERERS", "HuntersGatherers", "HuntersGatherersState", "Move"]
 
@@ -45,6 +45,9 @@ class HuntersGatherers(TileFamily):
 
     def new_state(self, config: GameConfig) -> HuntersGatherersState:
         return HuntersGatherersState(config)
+
+    def read_moves(self, raws: list[Any]) -> list[Any] | None:
+        return read_plain_moves(raws, self.move_fields, BONUS_FIELDS, self.figure_kinds)
 
     def decode_move(self, raw: Mapping[str, Any], path: str) -> Move:
         self.refuse_foreign_fields(raw, path)

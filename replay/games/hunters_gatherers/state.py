@@ -22,7 +22,7 @@ from ...core.values import value_type
 from ...tiles.board import own_abc_cache
 from ...tiles.events import Discard
 from ...tiles.features import Feature, FeatureGraph, Figure
-from ...tiles.moves import TILE_MOVE_FIELDS, FigureChoice, TileMove
+from ...tiles.moves import TILE_MOVE_FIELDS, FigureChoice, TileMove, plain_fields
 from ...tiles.state import Cell, FigureKind, Placement, TileState, group_links
 from ...tiles.tileset import SIDE_DELTA, Segment, TileType
 from . import scoring
@@ -54,6 +54,26 @@ class Move(TileMove):
 
 
 value_type(Move, f"{TILE_MOVE_FIELDS} bonus")
+
+
+def read_plain_moves(raws: list[Any], fields: frozenset[str], bonus_fields: frozenset[str],
+                     figure_kinds: frozenset[str]) -> list[Move] | None:
+    """The moves of a log whose every move, and bonus tile, has only the fields given and
+    surely passes the schema (``tiles.moves.plain_fields``); None if one does not."""
+    out: list[Move] = []
+    for raw in raws:
+        f = plain_fields(raw, fields, figure_kinds)
+        if f is None:
+            return None
+        bonus: TileMove | None = None
+        b = raw.get("bonus")  # (a dict: ``plain_fields`` said so)
+        if b is not None or "bonus" in raw:
+            g = plain_fields(b, bonus_fields, figure_kinds)
+            if g is None:
+                return None
+            bonus = TileMove(g[0], g[1], g[2], g[3], g[4], g[5])
+        out.append(Move(f[0], f[1], f[2], f[3], f[4], f[5], bonus))
+    return out
 
 
 WATER = frozenset({"river", "lake"})  # the segments of the river networks (HG8)
