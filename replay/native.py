@@ -108,10 +108,12 @@ def restamp() -> None:
     changed = False
     for path in sources():
         entry = recorded.get(os.path.relpath(path, ROOT).replace(os.sep, "/"))
+        if entry is None or os.stat(path).st_mtime_ns == entry[1]:
+            continue  # (only a touched source is read and hashed: ./run calls this each time)
         size, mtime, digest = fingerprint(path)
         # the time only, and only of a source whose content is the one built: one edited since
         # the build keeps its entry, so the build stays stale
-        if entry is not None and entry[1] != mtime and [entry[0], entry[2]] == [size, digest]:
+        if [entry[0], entry[2]] == [size, digest]:
             entry[1] = mtime
             changed = True
     if changed:
