@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Mapping
 from typing import Any
 
 from . import scan
@@ -260,8 +259,3 @@ def short_text(v: Any) -> bool:
 def scores_object(v: Any) -> bool:
     """A ``scores`` object of the schema (at most 6 names, points 0 to 100,000)."""
     return scan.scores_object(v)
-
-
-def scores_surely_valid(m: Mapping[str, Any]) -> bool:
-    """A move object's optional ``scores`` claim (L2) as the schema accepts it."""
-    return "scores" not in m or scores_object(m["scores"])

@@ -10,9 +10,9 @@ from typing import Any, ClassVar
 from ..core.errors import LogFormatError, TileSetError
 from ..core.events import Event
 from ..core.family import Family, GameConfig, GameState, MoveText, Player
-from ..core.json_input import scores_surely_valid, text
+from ..core.json_input import text
 from . import words
-from .moves import placement_surely_valid
+from .moves import plain_fields
 from .sets import builtin_tileset, combine
 from .tileset import TileSet
 
@@ -90,9 +90,7 @@ class TileFamily(Family):
         return True
 
     def move_surely_valid(self, raw: Any) -> bool:
-        if type(raw) is not dict or not self.move_fields.issuperset(raw) or "discard" in raw:
-            return False
-        return scores_surely_valid(raw) and placement_surely_valid(raw, self.figure_kinds)
+        return plain_fields(raw, self.move_fields, self.figure_kinds) is not None
 
     def describe_move(self, move: Any, events: Sequence[Event] | None,
                       state: GameState) -> MoveText:

@@ -1,8 +1,9 @@
 """Moves of the tile-laying families: a tile placed (or discarded), maybe with a figure.
 
 A family's move class extends ``TileMove`` with its own fields (flock choices, a bonus tile,
-...). ``decode_tile_move``/``encode_tile_move`` read and write the fields every tile-laying log
-shares; ``placement_surely_valid`` is the shared part of the fast schema check.
+...). ``tile_fields``/``encode_tile_move`` read and write the fields every tile-laying log
+shares; ``plain_fields`` is the shared part of the fast schema check (and of the fast
+readers of moves).
 """
 
 from __future__ import annotations
@@ -104,14 +105,9 @@ def encode_tile_move(move: TileMove) -> dict[str, Any]:
 _FIGURE_FIELDS: Final = frozenset({"kind", "at"})
 
 
-def placement_surely_valid(m: dict[str, Any], figure_kinds: frozenset[str]) -> bool:
-    """x, y, rotation, tile and figure of a move object as the schema accepts them."""
-    return placement_fields(m, figure_kinds) is not None
-
-
 def placement_fields(m: dict[str, Any], figure_kinds: frozenset[str]) -> TileFields | None:
     """``tile_fields`` of a move object (no discard) whose x, y, rotation, tile and figure
-    the schema accepts; None when it may not (``placement_surely_valid``).
+    the schema accepts; None when it may not.
 
     ``json_input.plain_int`` and ``short_text``, written out: this runs on every move read,
     and a call from the compiled module into the interpreted one costs more than the test."""

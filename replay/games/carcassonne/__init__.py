@@ -13,9 +13,8 @@ from typing import Any, ClassVar
 
 from ...core.errors import ReplayError
 from ...core.family import Expansion, GameConfig, GameState, Option, register
-from ...core.json_input import scores_surely_valid
 from ...tiles.family import TileFamily
-from ...tiles.moves import placement_surely_valid, tile_fields
+from ...tiles.moves import plain_fields, tile_fields
 from .hills_sheep import FlockChoice, HillsSheep
 from .inns_cathedrals import InnsCathedrals
 from .rules import ExpansionRules
@@ -80,8 +79,7 @@ class Carcassonne(TileFamily):
 
     def move_surely_valid(self, raw: Any) -> bool:
         if type(raw) is dict and BASIC_FIELDS.issuperset(raw):  # most moves: the shared check
-            return ("discard" not in raw and scores_surely_valid(raw)
-                    and placement_surely_valid(raw, self.figure_kinds))
+            return plain_fields(raw, BASIC_FIELDS, self.figure_kinds) is not None
         if not super().move_surely_valid(raw):
             return False
         return all(r.surely_valid(raw) for r in FIELD_RULES

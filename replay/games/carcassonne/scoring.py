@@ -21,6 +21,8 @@ Points = tuple[int, str, str]  # points, how they were computed, rule id
 # G10: completions of one placement score roads, then cities, then cloisters, each group in
 # the order the features were created (their first segment); final scoring uses the same order.
 TYPE_ORDER = {"road": 0, "city": 1, "cloister": 2, "field": 3}
+# B7: the types final scoring counts before the farms (B8), in that order
+_FINAL_TYPES = tuple(t for t in sorted(TYPE_ORDER, key=TYPE_ORDER.__getitem__) if t != "field")
 
 
 def completed_points(game: Game, feat: Feature) -> Points:
@@ -59,7 +61,7 @@ def final_scoring(game: Game) -> None:
     """B7 then B8. Figures stay on the board at the end: no later state depends on them."""
     feats = game.features()  # in creation order
     # by type (TYPE_ORDER), then creation: a stable split, rather than a sort with tuple keys
-    by_type: dict[str, list[Feature]] = {"road": [], "city": [], "cloister": []}
+    by_type: dict[str, list[Feature]] = {t: [] for t in _FINAL_TYPES}
     for feat in feats:
         group = by_type.get(feat.type)
         if group is not None and feat.figures:

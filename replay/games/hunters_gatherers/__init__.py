@@ -14,12 +14,7 @@ from typing import Any
 from ...core.errors import LogFormatError
 from ...core.family import GameConfig, GameState, Option, register
 from ...tiles.family import TileFamily
-from ...tiles.moves import (
-    TileMove,
-    encode_tile_move,
-    placement_surely_valid,
-    tile_fields,
-)
+from ...tiles.moves import TileMove, encode_tile_move, plain_fields, tile_fields
 from ...tiles.policy import random_placement
 from .state import HuntersGatherersState, Move, read_plain_moves
 
@@ -66,9 +61,7 @@ class HuntersGatherers(TileFamily):
             return False
         if "bonus" in raw:
             bonus = raw["bonus"]
-            if type(bonus) is not dict or not BONUS_FIELDS.issuperset(bonus) or "discard" in bonus:
-                return False
-            return placement_surely_valid(bonus, self.figure_kinds)
+            return plain_fields(bonus, BONUS_FIELDS, self.figure_kinds) is not None
         return True
 
     def play_random(self, state: GameState, pick: Any) -> Move:
