@@ -51,6 +51,7 @@ from replay.core.record import log_json, parse
 from replay.core.rng import SeededStream
 from replay.core.values import replace
 from replay.games import carcassonne
+from replay.games.carcassonne.hills_sheep import shepherd_beside, shepherd_fields
 from replay.generate import config_for, play_random
 from replay.tiles.family import TileFamily
 from replay.tiles.moves import FigureChoice, TileMove
@@ -499,6 +500,9 @@ class Checker:
                 if left == 0 and kind == "follower":
                     self.seen.add("follower supply exhausted")
         assert set(k for _, k in on_board) <= set(self.start_supply[0])
+        if self.hills:  # the shepherds the sheep bag follows (``shepherd_beside``)
+            assert sheep_part(game).shepherds == {
+                f.player: f.node for f in game.figures_on_board() if f.kind == "shepherd"}
         # tile conservation
         accounted: Counter[str] = Counter(t.id for t in game.pile[game.pile_pos:])
         if game.current is not None:
@@ -616,6 +620,8 @@ def expansion_parts(game: Game, tile: TileType, x: int, y: int, rot: int,
     extra: dict[str, Any] = {}
     flock_required = getattr(game, "flock_required", None)
     locations = flock_required(tile, x, y, rot) if flock_required is not None else []
+    if "hills-sheep" in getattr(game, "parts", {}):
+        check_flock_shortcut(game, tile, x, y, rot, locations, seen)
     if locations:
         extra["flock"] = tuple(
             carcassonne.FlockChoice(loc, choose(["expand", "herd"], f"flock {loc}"))
@@ -635,6 +641,22 @@ def expansion_parts(game: Game, tile: TileType, x: int, y: int, rot: int,
                     bfig = choose(options, "bonus figure") if options else None
                 extra["bonus"] = TileMove(bx, by, brot, bonus_tile.id, bfig)
     return extra
+
+
+def check_flock_shortcut(game: Game, tile: TileType, x: int, y: int, rot: int,
+                         locations: list[str], seen: set[str]) -> None:
+    """HS3: ``flock_required`` skips the features a tile joins when ``shepherd_beside`` says
+    the mover's shepherd is in no field beside it; the fields worked out in full agree."""
+    state: Any = game  # a Carcassonne state with Hills & Sheep
+    q = rot // 90
+    full = list(shepherd_fields(state, tile, q, game._prospective(tile, (x, y), q)))
+    assert locations == full, f"HS3 shortcut: {locations} != {full} at ({x},{y}) {rot}"
+    if game.supply[game.turn]["shepherd"] < 1:
+        beside = shepherd_beside(state, (x, y))
+        assert beside or not full
+        seen.add("HS3: shepherd out, " + (("tile extends its field" if full else
+                                           "tile beside its field, not extending it")
+                                          if beside else "tile away from its field"))
 
 
 def _gold_nearby(game: Game, tile: TileType, x: int, y: int, rot: int) -> bool:
@@ -889,7 +911,10 @@ MUST_REACH: dict[str, tuple[str, ...]] = {
              "game finished"),
     "inns-cathedrals": ("large-follower placed",),
     "hills-sheep": ("shepherd placed", "hill tile placed", "tile hidden under a hill (HS7)",
-                    "wolf drawn (HS2/HS3)", "hill tie-break decided (HS8)"),
+                    "wolf drawn (HS2/HS3)", "hill tie-break decided (HS8)",
+                    "HS3: shepherd out, tile extends its field",
+                    "HS3: shepherd out, tile beside its field, not extending it",
+                    "HS3: shepherd out, tile away from its field"),
     "hunters-gatherers": ("hut placed", "bonus tile played (HG7)", "game finished"),
 }
 

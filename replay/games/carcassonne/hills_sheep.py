@@ -24,7 +24,7 @@ from ...tiles.features import Feature, Figure
 from ...tiles.scoring import FOLLOWERS, score_event
 from ...tiles.scoring import plural as _n
 from ...tiles.state import FigureKind
-from ...tiles.tileset import location_name
+from ...tiles.tileset import SIDE_DELTA, location_name
 from .rules import ExpansionRules, Points
 from .sheep_events import HiddenTile, TokenDraw, Wolf
 
@@ -67,7 +67,9 @@ def shepherd_fields(game: Game, tile: TileType, q: int,
     """
     p = game.turn
     out: dict[str, list[int]] = {}
-    if game.supply[p]["shepherd"] >= SHEPHERD.count:  # the player's shepherd is not out
+    # no groups: the move needs none, as the shepherd is home or in no field the tile
+    # touches (``HillsSheep.needs_groups``)
+    if not groups or game.supply[p]["shepherd"] >= SHEPHERD.count:
         return out
     seen: set[int] = set()
     for seg in tile.segments:
@@ -80,6 +82,23 @@ def shepherd_fields(game: Game, tile: TileType, q: int,
         seen.update(roots)
         out[location_name(tile.rotations[q], seg.index)] = roots
     return out
+
+
+def shepherd_beside(game: Game, cell: tuple[int, int]) -> bool:
+    """Whether the active player's shepherd is out, in a field that spans a tile beside
+    ``cell``. False proves that a tile put there extends no field of that shepherd (HS3), so
+    the fields it joins need not be worked out (``shepherd_fields``)."""
+    node = bag_of(game).shepherds.get(game.turn)
+    if node is None:
+        return False
+    tiles = game.graph.of(node).tiles
+    x, y = cell
+    board = game.board
+    for dx, dy in SIDE_DELTA:
+        nb = board.get((x + dx, y + dy))
+        if nb is not None and nb.index in tiles:
+            return True
+    return False
 
 
 def _has_shepherd_of(game: Game, root: int, player: int) -> bool:
@@ -98,6 +117,8 @@ class SheepBag:
         self.token_draws = 0
         self.stream = SeededStream(seed, "sheep") if seed is not None else None
         self.hidden: list[str] = []
+        # seat -> the node its shepherd stands on, while it is out (``shepherd_beside``)
+        self.shepherds: dict[int, int] = {}
 
     def draw(self) -> int:
         assert self.stream is not None
@@ -142,8 +163,8 @@ class HillsSheep(ExpansionRules):
     def setup(self, state: Game) -> None:
         state.parts["hills-sheep"] = SheepBag(state.config.seed)
 
-    def needs_groups(self, state: Game, move: Move) -> bool:  # HS3: the shepherd is out
-        return state.supply[state.turn]["shepherd"] < SHEPHERD.count
+    def needs_groups(self, state: Game, move: Move) -> bool:
+        return shepherd_beside(state, (move.x, move.y))
 
     def check(self, state: Game, tile: TileType, q: int, move: Move,
               groups: list[list[int]]) -> None:
@@ -369,6 +390,7 @@ def after_figure(game: Game, placement: Placement, move: Move) -> None:
     if move.figure is not None and move.figure.kind == "shepherd":
         rot = placement.tile.rotations[placement.rot]
         node = placement.first_node + rot.locations[move.figure.location]
+        bag_of(game).shepherds[game.turn] = node
         _expand(game, game.graph.of(node), tokens, "HS2")
     rot = placement.tile.rotations[placement.rot]
     for choice in move.flock:
@@ -433,3 +455,4 @@ def _clear(game: Game, feat: Feature, why: str) -> None:
     for fig in list(feat.figures):
         if fig.kind == "shepherd":
             game.return_figure(feat, fig)
+            del bag.shepherds[fig.player]

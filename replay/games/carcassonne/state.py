@@ -20,7 +20,7 @@ from ...tiles.moves import TILE_MOVE_FIELDS, FigureChoice, TileMove, plain_field
 from ...tiles.state import FigureKind, TileState
 from ...tiles.tileset import TileType
 from . import scoring
-from .hills_sheep import FlockChoice, shepherd_fields
+from .hills_sheep import FlockChoice, shepherd_beside, shepherd_fields
 from .rules import ExpansionRules, Points
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ class CarcassonneState(TileState):
     def flock_required(self, tile: TileType, x: int, y: int, rotation: int) -> list[str]:
         """HS3: locations of the fields needing an expand-or-herd choice after this placement
         (empty without Hills & Sheep)."""
-        if "hills-sheep" not in self.parts:
+        if "hills-sheep" not in self.parts or not shepherd_beside(self, (x, y)):
             return []
         q = rotation // 90
         groups = self._prospective(tile, (x, y), q)
