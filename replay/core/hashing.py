@@ -43,6 +43,24 @@ class Items(dict[int, int]):
         return value
 
 
+class SeatItems(dict[int, int]):
+    """(seat, n) -> ``item(name, seat, n)``, worked out once: for a count of a seat that
+    changes on every move (its score), looked up by one int instead of a tuple of parts."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+    def of(self, seat: int, n: int) -> int:
+        if not (0 <= seat < 256 and n >= 0):
+            return item(self.name, seat, n)
+        key = (n << 8) | seat
+        value = self.get(key)
+        if value is None:
+            value = self[key] = item(self.name, seat, n)
+        return value
+
+
 def hexdigest(value: int) -> str:
     """A state hash as 16 hex digits."""
     return value.to_bytes(8, "big").hex()  # as f"{value:016x}", in half the time

@@ -420,8 +420,9 @@ def _expand(game: Game, feat: Feature, tokens: list[int], rule: str) -> None:
     value = tokens.pop(0) if tokens else sheep.draw()
     sheep.take(game, value)
     seq = sheep.token_draws
-    game.emit(TokenDraw(game.turn, token_name(value), value, rule,
-                                 game.cells_of(feat), feat.first))
+    if not game.quiet:
+        game.emit(TokenDraw(game.turn, token_name(value), value, rule, game.cells_of(feat),
+                            feat.first))
     if value == WOLF:
         sheep.put_back(value)
         _clear(game, feat, "wolf")
@@ -436,10 +437,12 @@ def herd(game: Game, feat: Feature, rule: str) -> None:
     owners = sorted({f.player for f in feat.figures if f.kind == "shepherd"})
     for p in owners:
         game.add_score(p, sheep)
-    game.emit(score_event(
-        "flock", "play", sheep, owners, {p: 1 for p in owners},
-        f"flock: {sheep} sheep × 1 = {sheep}" + (" (shared flock)" if len(owners) > 1 else ""),
-        rule, game.cells_of(feat), feat.first))
+    if not game.quiet:
+        game.emit(score_event(
+            "flock", "play", sheep, owners, {p: 1 for p in owners},
+            f"flock: {sheep} sheep × 1 = {sheep}" + (" (shared flock)" if len(owners) > 1
+                                                      else ""),
+            rule, game.cells_of(feat), feat.first))
     _clear(game, feat, "herd")
 
 
@@ -448,7 +451,7 @@ def _clear(game: Game, feat: Feature, why: str) -> None:
     for seq, value in feat.tokens:
         game.flip("tok", seq, value)
         bag.put_back(value)
-    if why == "wolf":
+    if why == "wolf" and not game.quiet:
         game.emit(Wolf(game.turn, tuple(token_name(v) for _, v in feat.tokens),
                                 "HS3", game.cells_of(feat), feat.first))
     feat.tokens = []

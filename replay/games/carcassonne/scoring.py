@@ -97,10 +97,11 @@ def farm_scoring(game: Game, feats: list[Feature]) -> None:
             winners, strengths = majority(game, fld.figures)
             for p in winners:
                 game.add_score(p, pts)
-            game.emit(score_event(
-                "farm", "final", pts, winners, strengths,
-                f"field: {_n(len(near), 'complete city', 'complete cities')} × 3 = {pts}",
-                "B8", game.cells_of(fld), fld.first))
+            if not game.quiet:
+                game.emit(score_event(
+                    "farm", "final", pts, winners, strengths,
+                    f"field: {_n(len(near), 'complete city', 'complete cities')} × 3 = {pts}",
+                    "B8", game.cells_of(fld), fld.first))
         return
     by_city: dict[int, tuple[Feature, list[Feature]]] = {}
     for fld, near in zip(fields, touched, strict=True):
@@ -112,9 +113,10 @@ def farm_scoring(game: Game, feats: list[Feature]) -> None:
         winners, strengths = majority(game, figures)
         for p in winners:
             game.add_score(p, 4)
-        cells = game.cells_of(city)
-        game.emit(score_event(
-            "farm", "final", 4, winners, strengths,
-            f"complete city of {_n(len(city.tiles), 'tile')}: "
-            f"{_n(len(flds), 'field')} with farmers "
-            f"{'touches' if len(flds) == 1 else 'touch'} it = 4", "B8", cells, city.first))
+        if not game.quiet:
+            game.emit(score_event(
+                "farm", "final", 4, winners, strengths,
+                f"complete city of {_n(len(city.tiles), 'tile')}: "
+                f"{_n(len(flds), 'field')} with farmers "
+                f"{'touches' if len(flds) == 1 else 'touch'} it = 4", "B8",
+                game.cells_of(city), city.first))

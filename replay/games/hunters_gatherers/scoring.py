@@ -55,9 +55,11 @@ def final_scoring(game: Game) -> None:
         winners, strengths = majority(game, net.figures, ("hut",))
         for p in winners:
             game.add_score(p, fish)
-        game.emit(score_event(
-            "network", "final", fish, winners, strengths,
-            f"river network: {fish} fish × 1 = {fish}", "HG10", game.cells_of(net), net.first))
+        if not game.quiet:
+            game.emit(score_event(
+                "network", "final", fish, winners, strengths,
+                f"river network: {fish} fish × 1 = {fish}", "HG10", game.cells_of(net),
+                net.first))
     meadows = [f for f in feats if f.type == "meadow" and f.figures]
     for meadow in sorted(meadows, key=lambda f: f.first):
         score_meadow(game, meadow)
@@ -93,5 +95,6 @@ def score_meadow(game: Game, feat: Feature) -> None:
         detail += " (sacred place: only the hunter placed on it scores)"
     for p in winners:
         game.add_score(p, points)
-    game.emit(score_event("meadow", "final", points, winners, strengths,
-                                   detail, rule, game.cells_of(feat), feat.first))
+    if not game.quiet:
+        game.emit(score_event("meadow", "final", points, winners, strengths,
+                              detail, rule, game.cells_of(feat), feat.first))
