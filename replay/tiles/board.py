@@ -210,11 +210,13 @@ class Board(GameState):
         if (last is not None and last[0] is tile and last[1] == cell and last[2] == q
                 and last[3] == size):
             return last[4]
-        # the loop of ``_across``, written out: this runs on every move with a figure
+        # the loop of ``_across`` and the usual case of ``group_links``, written out: this
+        # runs on every move with a figure, and makes no (segment, root) pair
         rot = tile.rotations[q]
         x, y = cell
         graph = self.graph  # ``graph.find(...)``: a direct call once compiled (a bound method
-        links: list[tuple[int, int]] = []  # kept in a local is called as a Python object)
+        by_root: dict[int, int] = {}  # kept in a local is called as a Python object)
+        meets: list[tuple[int, int]] = []  # two segments of the tile reach one root
         for s in range(4):
             dx, dy = SIDE_DELTA[s]
             nb = self.board.get((x + dx, y + dy))
@@ -224,8 +226,17 @@ class Board(GameState):
             first = nb.first_node
             for j, seg in rot.side_pairs[s]:
                 for nseg in nside[2 - j]:
-                    links.append((seg, graph.find(first + nseg)))
-        groups = group_links(len(tile.segments), links)
+                    root = graph.find(first + nseg)
+                    other = by_root.setdefault(root, seg)
+                    if other != seg:
+                        meets.append((seg, other))
+        n = len(tile.segments)
+        if meets:
+            groups = group_links(n, [(seg, root) for root, seg in by_root.items()], meets)
+        else:
+            groups = [[] for _ in range(n)]
+            for root, seg in by_root.items():
+                groups[seg].append(root)
         self._last_prospective = (tile, cell, q, size, groups)
         return groups
 
