@@ -7,7 +7,7 @@ with the edges each demands), the feature graph, and the checks of a placement (
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
@@ -18,7 +18,7 @@ from ..core.events import Event
 from ..core.family import GameConfig, GameState
 from ..core.rng import SeededStream
 from ..core.values import value_type
-from .features import Feature, FeatureGraph
+from .features import Feature, FeatureGraph, group_links
 from .tileset import SIDE_DELTA, SIDES, SegmentSeed, TileSet, TileType
 
 Cell = tuple[int, int]
@@ -273,8 +273,9 @@ class Board(GameState):
         n = len(seeds)
         # the tile's segments are new nodes; a segment's ``Feature`` is made only when it stays
         # a root (one that joins a larger feature is added to it in place, see below)
-        parent.extend(range(first, first + n))
-        feature.extend([None] * n)
+        for k in range(n):  # a compiled loop (``extend`` would go through a range object)
+            parent.append(first + k)
+            feature.append(None)
         opens = list(tile.open_sides)
         if tile.cloister_segs:
             self._add_cloister(tile, cell, first)
@@ -282,8 +283,11 @@ class Board(GameState):
         self.placements.append(placement)
         x, y = cell
         self.hash ^= _tile_item(x, y, tile.id, q)
-        key = frontier.pop(at, None)
+        # ``get`` and ``del``, not ``pop``: compiled, ``dict.pop`` with a default is a method
+        # call by name
+        key = frontier.get(at)
         if key is not None:
+            del frontier[at]
             same = keys[key]
             del same[at]
             if not same:
@@ -312,10 +316,11 @@ class Board(GameState):
                     nfeat.open -= 1
                 joins.append((side_pairs[s], nrot.side_j[o], nfirst))
                 continue
-            key = frontier.pop(ncell, None)  # (then put back last, as a new cell is)
+            key = frontier.get(ncell)
             if key is None:  # a new open cell: the placed tile is its only neighbour
                 key = _LONE_KEY[s][edges[s]]
             else:
+                del frontier[ncell]  # (then put back last, as a new cell is)
                 same = keys[key]
                 del same[ncell]
                 if not same:
@@ -462,50 +467,6 @@ def _seed_feature(seed: SegmentSeed, first: int, k: int, index: int, open_ends: 
     if seed.cloister:
         feat.cell = cell
     return feat
-
-
-def group_links(n: int, links: list[tuple[int, int]],
-                joined: Sequence[tuple[int, int]] = ()) -> list[list[int]]:
-    """Per segment of a new tile, the roots it joins, given (segment, neighbour root) links and
-    pairs of its own segments that are joined on the tile itself."""
-    groups: list[list[int]] = [[] for _ in range(n)]
-    if not links:
-        return groups
-    by_root: dict[int, int] = {}
-    merged = False
-    for seg, root in links:
-        other = by_root.setdefault(root, seg)
-        if other != seg:
-            merged = True
-    if not merged and not joined:  # the usual case: no two segments of the tile meet
-        for root, seg in by_root.items():
-            groups[seg].append(root)
-        return groups
-    comp = list(range(n))
-
-    def f(a: int) -> int:
-        while comp[a] != a:
-            a = comp[a]
-        return a
-
-    for a0, b0 in joined:
-        a, b = f(a0), f(b0)
-        if a != b:
-            comp[a] = b
-    by_root = {}
-    for seg, root in links:
-        if root in by_root:
-            a, b = f(seg), f(by_root[root])
-            if a != b:
-                comp[a] = b
-        else:
-            by_root[root] = seg
-    roots_of: dict[int, list[int]] = {}
-    for root, seg in by_root.items():
-        roots_of.setdefault(f(seg), []).append(root)
-    for i in range(n):
-        groups[i] = roots_of.get(f(i), [])
-    return groups
 
 
 def own_abc_cache(cls: type) -> None:

@@ -7,7 +7,7 @@ completion is a counter test (``open == 0``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -190,3 +190,47 @@ class FeatureGraph:
         self.parent[rb] = ra
         self.feature[rb] = None
         return ra
+
+
+def group_links(n: int, links: list[tuple[int, int]],
+                joined: Sequence[tuple[int, int]] = ()) -> list[list[int]]:
+    """Per segment of a new tile, the roots it joins, given (segment, neighbour root) links and
+    pairs of its own segments that are joined on the tile itself."""
+    groups: list[list[int]] = [[] for _ in range(n)]
+    if not links:
+        return groups
+    by_root: dict[int, int] = {}
+    merged = False
+    for seg, root in links:
+        other = by_root.setdefault(root, seg)
+        if other != seg:
+            merged = True
+    if not merged and not joined:  # the usual case: no two segments of the tile meet
+        for root, seg in by_root.items():
+            groups[seg].append(root)
+        return groups
+    comp = list(range(n))
+
+    def f(a: int) -> int:
+        while comp[a] != a:
+            a = comp[a]
+        return a
+
+    for a0, b0 in joined:
+        a, b = f(a0), f(b0)
+        if a != b:
+            comp[a] = b
+    by_root = {}
+    for seg, root in links:
+        if root in by_root:
+            a, b = f(seg), f(by_root[root])
+            if a != b:
+                comp[a] = b
+        else:
+            by_root[root] = seg
+    roots_of: dict[int, list[int]] = {}
+    for root, seg in by_root.items():
+        roots_of.setdefault(f(seg), []).append(root)
+    for i in range(n):
+        groups[i] = roots_of.get(f(i), [])
+    return groups

@@ -19,9 +19,9 @@ from ..core.errors import IllegalMove
 from ..core.events import Event, GameEnd
 from ..core.family import GameConfig
 from ..core.rng import SeededStream
-from .board import Cell, Placement, group_links, own_abc_cache
+from .board import Cell, Placement, own_abc_cache
 from .events import Discard, Place
-from .features import Feature, Figure
+from .features import Feature, Figure, group_links
 from .figures import FigureKind, Figures
 from .moves import FigureChoice, TileMove
 from .tileset import TileSet, TileType
