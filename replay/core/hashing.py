@@ -43,22 +43,22 @@ class Items(dict[int, int]):
         return value
 
 
-class SeatItems(dict[int, int]):
-    """(seat, n) -> ``item(name, seat, n)``, worked out once: for a count of a seat that
-    changes on every move (its score), looked up by one int instead of a tuple of parts."""
+_SEATS: dict[str, dict[int, int]] = {}
 
-    def __init__(self, name: str) -> None:
-        super().__init__()
-        self.name = name
 
-    def of(self, seat: int, n: int) -> int:
-        if not (0 <= seat < 256 and n >= 0):
-            return item(self.name, seat, n)
-        key = (n << 8) | seat
-        value = self.get(key)
-        if value is None:
-            value = self[key] = item(self.name, seat, n)
-        return value
+def seat_item(name: str, seat: int, n: int) -> int:
+    """``item(name, seat, n)`` from a table by one int, for a count of a seat that changes on
+    every move (its score); a plain function, which compiled code calls directly."""
+    if not (0 <= seat < 256 and n >= 0):
+        return item(name, seat, n)
+    table = _SEATS.get(name)
+    if table is None:
+        table = _SEATS[name] = {}
+    key = (n << 8) | seat
+    value = table.get(key)
+    if value is None:
+        value = table[key] = item(name, seat, n)
+    return value
 
 
 def hexdigest(value: int) -> str:

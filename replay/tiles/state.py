@@ -54,7 +54,7 @@ class TileState(Figures):
         self.setup_events: list[Event] = []
         self.hash = 0
         for p, score in enumerate(self.scores):
-            self.hash ^= _SCORE.of(p, score)
+            self.hash ^= hashing.seat_item("s", p, score)
         starts = [t for t in tileset.tiles if t.start]
         if len(starts) != 1:
             raise ValueError("a tile set needs exactly one start tile")
@@ -408,7 +408,8 @@ class TileState(Figures):
             return
         old = self.scores[player]
         self.scores[player] = old + points
-        self.hash ^= _SCORE.of(player, old) ^ _SCORE.of(player, old + points)
+        self.hash ^= hashing.seat_item("s", player, old)
+        self.hash ^= hashing.seat_item("s", player, old + points)
 
     def _after_placement(self, placement: Placement) -> list[Feature]:
         """Score every feature this placement completed (G10 order), then return figures (G9)."""
@@ -480,7 +481,6 @@ class TileState(Figures):
 _TURN = hashing.Items("turn")
 _MOVES = hashing.Items("moves")
 _DRAWN = hashing.Items("drawn")
-_SCORE = hashing.SeatItems("s")  # a seat's score
 
 
 own_abc_cache(TileState)
