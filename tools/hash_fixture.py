@@ -29,7 +29,7 @@ from replay.core.verify import verify_data  # noqa: E402
 from replay.generate import dumps, generate_log  # noqa: E402
 
 FIXTURE = ROOT / "fixtures" / "hashes" / "generated.json"
-GAMES = 120  # per configuration: about a thousand games in all
+GAMES = 240  # per configuration: 2,160 games in all
 CONFIGS: list[tuple[str, str, int, tuple[str, ...]]] = [
     ("base 2p", "base", 2, ()),
     ("base 4p", "base", 4, ()),
