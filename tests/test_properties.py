@@ -34,6 +34,7 @@ from replay.core.verify import verify_data
 from replay.games.manhattan import ManhattanState
 from replay.games.manhattan.material import CITIES, COLOURS
 from replay.generate import dumps, generate_log
+from replay.tiles.features import group_links, link
 from replay.tiles.moves import TileMove
 from replay.tiles.tileset import POSITIONS
 
@@ -543,3 +544,34 @@ def test_illegal_move_names_its_rule_and_keeps_the_state_G4() -> None:
         game.apply(TileMove(0, 0, 0, game.current.id if game.current else None))
     assert info.value.rule == "G4" and info.value.move == 0
     assert fingerprint(game) == before
+
+
+@settings(FUZZ, max_examples=200)
+@given(st.integers(1, 8).flatmap(lambda n: st.tuples(
+    st.just(n),
+    st.lists(st.tuples(st.integers(0, n - 1), st.integers(100, 106)), max_size=12),
+    st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3))))
+def test_group_links_joins_the_segments_that_meet_G7(case: Any) -> None:
+    """G7: a new tile's segments that reach one feature, or are joined on the tile, join one
+    feature; ``group_links`` (fed by ``link``) gives each segment every root its feature
+    reaches, as a plain closure over the segments works it out."""
+    n, links, on_tile = case
+    by_root: dict[int, int] = {}
+    joined = list(on_tile)
+    for seg, root in links:
+        link(by_root, joined, seg, root)
+    groups = group_links(n, by_root, joined)
+    comp = list(range(n))  # the reference: merge until nothing changes
+    pairs = on_tile + [(a, b) for a, ra in links for b, rb in links if ra == rb]
+    changed = True
+    while changed:
+        changed = False
+        for a, b in pairs:
+            ca, cb = comp[a], comp[b]
+            if ca != cb:
+                comp = [min(ca, cb) if c in (ca, cb) else c for c in comp]
+                changed = True
+    for i in range(n):
+        reached = {r for seg, r in links if comp[seg] == comp[i]}
+        assert sorted(groups[i]) == sorted(reached) and len(groups[i]) == len(reached)
+    event("segments meet" if joined else "no two segments meet")

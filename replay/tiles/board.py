@@ -210,8 +210,8 @@ class Board(GameState):
         if (last is not None and last[0] is tile and last[1] == cell and last[2] == q
                 and last[3] == size):
             return last[4]
-        # the loop of ``_across`` and the usual case of ``group_links``, written out: this
-        # runs on every move with a figure, and makes no (segment, root) pair
+        # the loop of ``_across`` and ``link``, written out: this runs on every move with a
+        # figure, and makes no (segment, root) pair
         rot = tile.rotations[q]
         x, y = cell
         graph = self.graph  # ``graph.find(...)``: a direct call once compiled (a bound method
@@ -230,13 +230,7 @@ class Board(GameState):
                     other = by_root.setdefault(root, seg)
                     if other != seg:
                         meets.append((seg, other))
-        n = len(tile.segments)
-        if meets:
-            groups = group_links(n, [(seg, root) for root, seg in by_root.items()], meets)
-        else:
-            groups = [[] for _ in range(n)]
-            for root, seg in by_root.items():
-                groups[seg].append(root)
+        groups = group_links(len(tile.segments), by_root, meets)
         self._last_prospective = (tile, cell, q, size, groups)
         return groups
 

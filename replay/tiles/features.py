@@ -192,20 +192,14 @@ class FeatureGraph:
         return ra
 
 
-def group_links(n: int, links: list[tuple[int, int]],
+def group_links(n: int, by_root: dict[int, int],
                 joined: Sequence[tuple[int, int]] = ()) -> list[list[int]]:
-    """Per segment of a new tile, the roots it joins, given (segment, neighbour root) links and
-    pairs of its own segments that are joined on the tile itself."""
+    """Per segment of a new tile, the roots it joins. ``by_root``: each root a neighbour's
+    feature offers -> the first segment of the tile that reaches it; ``joined``: pairs of the
+    tile's segments that are one feature (joined on the tile itself, or reaching one root:
+    see ``link``)."""
     groups: list[list[int]] = [[] for _ in range(n)]
-    if not links:
-        return groups
-    by_root: dict[int, int] = {}
-    merged = False
-    for seg, root in links:
-        other = by_root.setdefault(root, seg)
-        if other != seg:
-            merged = True
-    if not merged and not joined:  # the usual case: no two segments of the tile meet
+    if not joined:  # the usual case: no two segments of the tile meet
         for root, seg in by_root.items():
             groups[seg].append(root)
         return groups
@@ -220,17 +214,16 @@ def group_links(n: int, links: list[tuple[int, int]],
         a, b = f(a0), f(b0)
         if a != b:
             comp[a] = b
-    by_root = {}
-    for seg, root in links:
-        if root in by_root:
-            a, b = f(seg), f(by_root[root])
-            if a != b:
-                comp[a] = b
-        else:
-            by_root[root] = seg
     roots_of: dict[int, list[int]] = {}
     for root, seg in by_root.items():
         roots_of.setdefault(f(seg), []).append(root)
     for i in range(n):
         groups[i] = roots_of.get(f(i), [])
     return groups
+
+
+def link(by_root: dict[int, int], joined: list[tuple[int, int]], seg: int, root: int) -> None:
+    """Segment ``seg`` of a new tile reaches the feature of ``root`` (for ``group_links``)."""
+    other = by_root.setdefault(root, seg)
+    if other != seg:
+        joined.append((seg, other))

@@ -21,12 +21,12 @@ from ..core.family import GameConfig
 from ..core.rng import SeededStream
 from .board import Cell, Placement, own_abc_cache
 from .events import Discard, Place
-from .features import Feature, Figure, group_links
+from .features import Feature, Figure, group_links, link
 from .figures import FigureKind, Figures
 from .moves import FigureChoice, TileMove
 from .tileset import TileSet, TileType
 
-__all__ = ["Cell", "FigureKind", "Placement", "TileState", "build_pile", "group_links"]
+__all__ = ["Cell", "FigureKind", "Placement", "TileState", "build_pile", "group_links", "link"]
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py

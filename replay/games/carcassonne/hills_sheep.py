@@ -67,9 +67,7 @@ def shepherd_fields(game: Game, tile: TileType, q: int,
     """
     p = game.turn
     out: dict[str, list[int]] = {}
-    # no groups: the move needs none, as the shepherd is home or in no field the tile
-    # touches (``HillsSheep.needs_groups``)
-    if not groups or game.supply[p]["shepherd"] >= SHEPHERD.count:
+    if game.supply[p]["shepherd"] >= SHEPHERD.count:  # the player's shepherd is not out
         return out
     seen: set[int] = set()
     for seg in tile.segments:
@@ -295,8 +293,10 @@ def vineyards_around(game: Game, cell: tuple[int, int]) -> int:
 
 
 def check(game: Game, tile: TileType, q: int, move: Move, groups: list[list[int]]) -> None:
-    """Everything about the move's flock choices and token draws, before anything changes."""
-    required = shepherd_fields(game, tile, q, groups)
+    """Everything about the move's flock choices and token draws, before anything changes.
+    No ``groups``: the move asked for none, as it has no figure, flock choice or token and
+    ``shepherd_beside`` found the tile away from the mover's shepherd."""
+    required = shepherd_fields(game, tile, q, groups) if groups else {}
     rot = tile.rotations[q]
     given: dict[int, str] = {}
     for choice in move.flock:

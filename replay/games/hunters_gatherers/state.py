@@ -23,7 +23,7 @@ from ...tiles.board import own_abc_cache
 from ...tiles.events import Discard
 from ...tiles.features import Feature, FeatureGraph, Figure
 from ...tiles.moves import TILE_MOVE_FIELDS, FigureChoice, TileMove, plain_fields
-from ...tiles.state import Cell, FigureKind, Placement, TileState, group_links
+from ...tiles.state import Cell, FigureKind, Placement, TileState, group_links, link
 from ...tiles.tileset import SIDE_DELTA, Segment, TileType
 from . import scoring
 from .events import BonusTile
@@ -368,12 +368,14 @@ class HuntersGatherersState(TileState):
                     q: int) -> tuple[list[list[int]], FeatureGraph]:
         if figure_family != "hut":
             return super()._groups_for(figure_family, tile, cell, q)
-        find = self.net.find
-        links = [(seg, find(node)) for seg, node in self._across(tile, cell, q)
-                 if tile.segments[seg].type == "river"]
+        net = self.net
         joined = [(river.index, lake) for river in tile.segments if river.type == "river"
                   for lake in river.touches]
-        return group_links(len(tile.segments), links, joined), self.net
+        by_root: dict[int, int] = {}
+        for seg, node in self._across(tile, cell, q):
+            if tile.segments[seg].type == "river":
+                link(by_root, joined, seg, net.find(node))
+        return group_links(len(tile.segments), by_root, joined), net
 
     def _figure_target(self, fig: Figure, attrs: Mapping[str, int], family: str) -> Feature:
         target = self.net.of(fig.node) if family == "hut" else self.graph.of(fig.node)
