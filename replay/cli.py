@@ -93,9 +93,9 @@ def cmd_import(args: Namespace) -> int:
     is unreadable, not a foreign format, or refused."""
     from pathlib import Path
 
+    from .core.importing import ImportRefused, importers
     from .core.record import foreign, read_file
     from .generate import dumps
-    from .importers import ImportRefused, importers
 
     if len(args.sources) > 1 and not args.out:
         print("import: several sources need -o DIR", file=sys.stderr)

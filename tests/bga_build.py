@@ -16,7 +16,7 @@ from typing import Any
 
 from replay.core.playback import play_through
 from replay.core.record import parse
-from replay.importers import bga_tables as T
+from replay.games.carcassonne.importers import bga_tables as T
 
 OUT = Path(__file__).resolve().parent.parent / "fixtures" / "import" / "bga"
 PENNANT_LETTERS = set("SMOFCQ")

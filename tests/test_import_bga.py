@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from replay.core.importing import ImportRefused, convert, sniff
 from replay.core.verify import verify_data
-from replay.importers import ImportRefused, convert, sniff
-from replay.importers import bga_tables as T
-from replay.importers.bga import BgaImporter
+from replay.games.carcassonne.importers import bga_tables as T
+from replay.games.carcassonne.importers.bga import BgaImporter
 from tests import bga_build
 
 DIR = bga_build.OUT

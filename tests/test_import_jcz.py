@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from replay.core.importing import ImportRefused, convert, sniff
 from replay.core.verify import verify_data
-from replay.importers import ImportRefused, convert, sniff
-from replay.importers.jcz import JczImporter
-from replay.importers.jcz_sheep import Generator
+from replay.games.carcassonne.importers.jcz import JczImporter
+from replay.games.carcassonne.importers.jcz_sheep import Generator
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "import"
 MIT = ROOT / "jcz-mit"

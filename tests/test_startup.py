@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from replay import dumps, generate_log
-from replay.games import PACKAGES
+from replay.games import FAMILIES
+
+PACKAGES = {game: ref.partition(":")[0] for game, ref in FAMILIES.items()}
 
 ROOT = Path(__file__).resolve().parent.parent
 # never needed to verify a valid log v1: the web app, drawing, the generator, foreign
@@ -25,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # command-line parser (a plain ``verify FILE`` is read by hand), OpenSSL's hashes
 # (``core.digests``) and ``dataclasses`` with the ``inspect`` it imports (``core.values``)
 NOT_NEEDED = ("web", "replay.svg", "replay.tiles.drawing", "replay.tiles.art",
-              "replay.generate", "replay.importers", "replay.audit.command", "jsonschema",
+              "replay.generate", "replay.core.importing", "replay.games.carcassonne.importers",
+              "replay.audit.command", "jsonschema",
               "orjson", "replay.cli_parser", "argparse", "hashlib", "_hashlib", "pathlib",
               "pickle", "dataclasses", "inspect")
 # a game of each family: (game, players, expansions)

@@ -36,11 +36,11 @@ def warm() -> None:
     from ..core.family import families
     from ..core.schemas import validator
     from ..generate import config_for
-    from ..importers import load_all
 
     validator("log")
     validator("move")
-    load_all()
+    for fam in families():
+        fam.importers()
     for fam in families():
         for mix in fam.mixes():
             try:

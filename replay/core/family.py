@@ -5,13 +5,14 @@ and its drawing; a **state** (``GameState``) is one position of one game of it, 
 move. The split follows OpenSpiel's Game/State; the registry follows python-chess's variants.
 The core (log envelope, replay loop, verifier, CLI, web app) talks only to these two classes.
 
-A family registers itself when its package is imported; ``replay.games.PACKAGES`` names the
-package of each, ``family(name)`` imports only the one it is asked for, ``families()`` all.
+``replay.games.FAMILIES`` names each family by a reference ``"module:attribute"``
+(``replay.core.plugins``); ``family(name)`` imports only the one it is asked for,
+``families()`` all. A family names the importers of its foreign formats the same way
+(``Family.importer_refs``).
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
@@ -19,10 +20,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from . import hashing
 from .errors import IllegalMove, LogFormatError
+from .plugins import PluginError, load_ref
 from .values import value_type
 
 if TYPE_CHECKING:
     from .events import Event
+    from .importing import Importer
 
 COLOURS = ("red", "blue", "green", "yellow", "black", "grey")
 
@@ -236,6 +239,15 @@ class Family(ABC):
     move_schema: ClassVar[str] = "move"  # the log schema's definition of one move
     header_fields: ClassVar[frozenset[str]] = frozenset({"expansions", "options"})
     player_fields: ClassVar[frozenset[str]] = frozenset()  # beyond name and colour
+    # the importers of foreign saved games that become logs of this family, as references
+    # "module:attribute" to ``replay.core.importing.Importer`` instances
+    importer_refs: ClassVar[tuple[str, ...]] = ()
+
+    def importers(self) -> tuple[Importer, ...]:
+        """The importers of this family's foreign formats (imported on first use)."""
+        from .importing import Importer
+
+        return tuple(load_ref(ref, Importer) for ref in self.importer_refs)
 
     # ------------------------------------------------------------ the header
 
@@ -383,46 +395,41 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-_REGISTRY: dict[str, Family] = {}
+_LOADED: dict[str, Family] = {}
 
 
-def register(family: Family) -> Family:
-    """Make a family known by its name (the log's ``game``)."""
-    _REGISTRY[family.name] = family
-    return family
-
-
-def _packages() -> Mapping[str, str]:
-    """The package of each family, by the log's ``game`` (``replay.games.PACKAGES``)."""
+def _refs() -> Mapping[str, str]:
+    """Each family's reference, by the log's ``game`` (``replay.games.FAMILIES``)."""
     from .. import games
 
-    return games.PACKAGES
+    return games.FAMILIES
 
 
-def _load(name: str) -> None:
-    """Import the package of the family ``name`` (which registers it), if there is one."""
-    package = _packages().get(name)
-    if package is not None and name not in _REGISTRY:
-        importlib.import_module(package)
+def _load(name: str) -> Family | None:
+    """The family ``name``, its module imported on first use; None when there is none."""
+    found = _LOADED.get(name)
+    if found is None:
+        ref = _refs().get(name)
+        if ref is None:
+            return None
+        found = load_ref(ref, Family)
+        assert isinstance(found, Family)
+        if found.name != name:
+            raise PluginError(f"{ref!r} is the family {found.name!r}, listed as {name!r}")
+        _LOADED[name] = found
+    return found
 
 
 def families() -> tuple[Family, ...]:
-    """Every game family (all their packages imported): those of ``replay.games`` in its
-    order, then any other registered, in registration order."""
-    order = {name: i for i, name in enumerate(_packages())}
-    for name in order:
-        _load(name)
-    return tuple(sorted(_REGISTRY.values(), key=lambda f: order.get(f.name, len(order))))
+    """Every game family (all their modules imported), in the order of the registry."""
+    return tuple(f for f in map(_load, _refs()) if f is not None)
 
 
 def family(name: str, path: str = "/game") -> Family:
-    """The family whose log ``game`` is ``name`` (only its package is imported);
+    """The family whose log ``game`` is ``name`` (only its module is imported);
     ``LogFormatError`` at ``path`` otherwise."""
-    found = _REGISTRY.get(name)
-    if found is None:
-        _load(name)
-        found = _REGISTRY.get(name)
+    found = _LOADED.get(name) or _load(name)
     if found is None:
         raise LogFormatError(f"{name!r} is not a game this service knows (choose from "
-                             f"{', '.join(f.name for f in families())})", path)
+                             f"{', '.join(_refs())})", path)
     return found

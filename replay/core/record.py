@@ -37,7 +37,7 @@ class GameRecord:
     winner_claims: tuple[str, ...] | None
     raw: Any
     end_after_last_move: bool
-    imported: Any  # the ``replay.importers.Imported`` this log was converted from
+    imported: Any  # the ``replay.core.importing.Imported`` this log was converted from
 
     def __init__(self, family: Family, config: GameConfig, moves: tuple[Any, ...],
                  move_claims: dict[int, dict[str, int]] | None = None,
@@ -258,18 +258,18 @@ def parse(data: Any, material: Any = None) -> GameRecord:
 
 def foreign(data: Any) -> Any:
     """A foreign saved game (a JCloisterZone save, a Board Game Arena log...) converted by the
-    importer of its format (``replay.importers``); None when ``data`` is not foreign. Raises
+    importer of its format (``replay.core.importing``); None when ``data`` is not foreign. Raises
     ``ImportRefused`` (a ``LogFormatError``) for a game the importer cannot carry."""
     if type(data) is dict and data.get("format") == "carcassonne-replay/log":
         return None  # the common case, without loading the importers
-    from ..importers import convert
+    from .importing import convert
 
     return convert(data)
 
 
 def read_game(source: Source, material: Any = None, max_bytes: int = MAX_BYTES) -> GameRecord:
     """Read a log from a path, an open file, bytes, text or a decoded JSON value; a foreign
-    saved game (``replay.importers``) is converted first (``GameRecord.imported`` says how).
+    saved game (``replay.core.importing``) is converted first (``GameRecord.imported`` says how).
 
     Raises ``LogFormatError`` (unreadable, schema-invalid or not importable, with the JSON
     path) or ``IllegalMove`` (a header that breaks a rule)."""

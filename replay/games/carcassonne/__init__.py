@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ...core.errors import ReplayError
-from ...core.family import Expansion, GameConfig, GameState, Option, register
+from ...core.family import Expansion, GameConfig, GameState, Option
 from ...tiles.family import TileFamily
 from ...tiles.moves import plain_fields, tile_fields
 from .hills_sheep import FlockChoice, HillsSheep
@@ -45,6 +45,8 @@ class Carcassonne(TileFamily):
     tileset = "base-1e"
     expansion_order = tuple(RULES)
     figure_kinds = frozenset({"follower", "large-follower", "shepherd"})
+    importer_refs = ("replay.games.carcassonne.importers.jcz:JCZ",
+                     "replay.games.carcassonne.importers.bga:BGA")
     move_fields = TileFamily.move_fields | frozenset(
         k for r in RULES.values() for k in r.move_fields)
 
@@ -101,5 +103,5 @@ class Carcassonne(TileFamily):
         return play_game(state, pick, FIELD_RULES)
 
 
-CARCASSONNE = register(Carcassonne())
+CARCASSONNE = Carcassonne()
 CarcassonneState.FAMILY = CARCASSONNE

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.errors import LogFormatError
-from ...core.family import GameConfig, GameState, Option, register
+from ...core.family import GameConfig, GameState, Option
 from ...tiles.family import TileFamily
 from ...tiles.moves import TileMove, encode_tile_move, plain_fields, tile_fields
 from ...tiles.policy import random_placement
@@ -83,5 +83,5 @@ class HuntersGatherers(TileFamily):
         return move
 
 
-HUNTERS_GATHERERS = register(HuntersGatherers())
+HUNTERS_GATHERERS = HuntersGatherers()
 HuntersGatherersState.FAMILY = HUNTERS_GATHERERS

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.errors import LogFormatError
 from ...core.events import Event
-from ...core.family import Family, GameConfig, GameState, MoveText, Player, register
+from ...core.family import Family, GameConfig, GameState, MoveText, Player
 from . import log
 from .deck import Deck
 from .material import COLOURS, DEFAULT_MATERIAL, Material
@@ -118,5 +118,5 @@ class Manhattan(Family):
                      prefix=prefix)
 
 
-MANHATTAN = register(Manhattan())
+MANHATTAN = Manhattan()
 ManhattanState.FAMILY = MANHATTAN

@@ -1,5 +1,8 @@
 """The importer interface: foreign saved games in, table logs (schema v1) out.
 
+A family declares the importers of the foreign formats that produce its games
+(``Family.importer_refs``); ``sniff`` and ``convert`` ask every family's importers.
+
 An ``Importer`` knows one foreign format. ``sniff`` says from the decoded JSON whether a file is
 its format (cheap, never raises); ``read`` converts it into a log v1 dict plus the conversion
 ``Problem``s it met, each with where it happened (a message index, a packet id). Problems are
@@ -18,7 +21,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import LogFormatError
+from .errors import LogFormatError
 
 
 @dataclass(frozen=True)
@@ -104,21 +107,12 @@ def shape_error(exc: Exception) -> str:
             f"({type(exc).__name__}: {str(exc)[:120]})")
 
 
-_REGISTRY: list[Importer] = []
-
-
-def register(importer: Importer) -> Importer:
-    """Add an importer (each module under ``replay/importers`` registers its own)."""
-    _REGISTRY.append(importer)
-    return importer
-
-
 def importers() -> list[Importer]:
-    """Every importer, in registration order."""
-    from . import load_all
+    """Every importer of every family, in the order of ``families()`` and of each family's
+    ``importer_refs``."""
+    from .family import families
 
-    load_all()
-    return list(_REGISTRY)
+    return [imp for fam in families() for imp in fam.importers()]
 
 
 def sniff(value: Any) -> Importer | None:
@@ -126,3 +120,17 @@ def sniff(value: Any) -> Importer | None:
     if isinstance(value, dict) and value.get("format") == "carcassonne-replay/log":
         return None
     return next((imp for imp in importers() if imp.sniff(value)), None)
+
+
+def convert(value: Any) -> Imported | None:
+    """``value`` converted by the importer of its format; None when it is not foreign.
+
+    Raises ``ImportRefused`` for a file the importer cannot carry, a damaged one included."""
+    importer = sniff(value)
+    if importer is None:
+        return None
+    try:
+        return importer.read(value)
+    except SHAPE_ERRORS as exc:
+        raise ImportRefused(importer.label, [Problem("malformed", shape_error(exc),
+                                                     fatal=True)]) from None

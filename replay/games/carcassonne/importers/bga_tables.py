@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..tiles.sets import builtin_tileset
-from ..tiles.tileset import TileType
+from ....tiles.sets import builtin_tileset
+from ....tiles.tileset import TileType
 
 # BGA tile type (1-24) -> (project letter, first BGA tile id, last BGA tile id).
 TYPES: dict[int, tuple[str, int, int]] = {

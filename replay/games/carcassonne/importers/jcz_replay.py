@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Problems
+from ....core.importing import Problems
 
 KNOWN = frozenset({"PLACE_TILE", "DEPLOY_MEEPLE", "PASS", "SHEPHERD_CONFIRM",
                    "FLOCK_EXPAND_OR_SCORE", "COMMIT", "UNDO", "GAME_OVER"})

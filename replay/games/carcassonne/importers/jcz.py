@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ....core.importing import SHAPE_ERRORS, Imported, Importer, Problems, shape_error
 from . import jcz_replay, jcz_setup
-from .base import SHAPE_ERRORS, Imported, Importer, Problems, register, shape_error
 from .jcz_sheep import Flocks, Generator, is_random, jcz_bag
 from .jcz_tiles import JczTile, MaskError, foreign_set, location_at, normalise_id, tile_map
 
@@ -398,4 +398,4 @@ class _Reader:
         return meta
 
 
-register(JczImporter())
+JCZ = JczImporter()

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Problems
+from ....core.importing import Problems
+from .. import CARCASSONNE
 
 SET_NAMES = {"basic": "", "inns-and-cathedrals": "inns-cathedrals",
              "hills-and-sheep": "hills-sheep"}
@@ -284,10 +285,12 @@ def players(value: dict[str, Any], old: bool, header: Header,
         if not isinstance(raw, list) or not all(isinstance(p, dict) for p in raw):
             raise problems.refuse("truncated", "the save lists no players", "players")
         names = [str(p.get("name") or "") for p in raw]
-    if len(names) < 2:
-        raise problems.refuse("solo", f"a game of {len(names)} player(s): logs need 2 to 6",
+    game = CARCASSONNE
+    if len(names) < game.min_players:
+        raise problems.refuse("solo", f"a game of {len(names)} player(s): logs need "
+                              f"{game.min_players} to {game.seat_limit(list(game.expansions))}",
                               "players")
-    limit = 6 if "inns-cathedrals" in header.expansions else 5
+    limit = game.seat_limit(header.expansions)
     if len(names) > limit:
         raise problems.refuse("too-many-players", f"{len(names)} players: at most {limit} "
                               "with these expansions", "players")

@@ -30,8 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from ....core.importing import SHAPE_ERRORS, Imported, Importer, Problems, shape_error
 from . import bga_tables as T
-from .base import SHAPE_ERRORS, Imported, Importer, Problems, register, shape_error
 from .bga_output import build_log
 
 FORMAT = "Board Game Arena log"
@@ -413,4 +413,4 @@ def _remember_name(reader: _Reader, args: dict[str, Any]) -> None:
         reader.names.setdefault(str(int(pid)), name)
 
 
-register(BgaImporter())
+BGA = BgaImporter()

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from ..tiles.sets import builtin_tileset
-from ..tiles.tileset import POSITIONS, SIDES, TileType, location_name
+from ....tiles.sets import builtin_tileset
+from ....tiles.tileset import POSITIONS, SIDES, TileType, location_name
 
 # project tile set -> the log's expansion name ("" for the base game)
 TILESETS = {"base-1e": "", "inns-cathedrals": "inns-cathedrals", "hills-sheep": "hills-sheep"}
@@ -66,7 +66,7 @@ def _sources(set_id: str) -> dict[str, str]:
     import json
     import os
 
-    from ..tiles.sets import DATA_DIR
+    from ....tiles.sets import DATA_DIR
 
     with open(os.path.join(DATA_DIR, f"{set_id}.json"), encoding="utf-8") as f:
         data = json.loads(f.read())

@@ -16,9 +16,9 @@ import struct
 from collections import Counter
 from typing import Any
 
-from ..core.errors import IllegalMove, LogFormatError
-from ..core.record import parse
-from ..games.carcassonne.state import CarcassonneState
+from ....core.errors import IllegalMove, LogFormatError
+from ....core.record import parse
+from ..state import CarcassonneState
 
 MASK48 = (1 << 48) - 1
 MULTIPLIER = 25214903917
