@@ -1,8 +1,21 @@
-"""Text of SVG pictures, shared by every drawing: escaped strings and short numbers."""
+"""Text of SVG pictures, shared by every drawing: elements, escaped strings and short numbers.
+
+Every SVG element a drawing makes is written by ``element`` (an empty element or one holding
+text), ``wrap`` (one holding other elements) or ``open_tag`` (the start of a group closed by
+hand), so that attribute values and text are escaped here, in one place (``esc``: the
+semantics of ``html.escape``). Attributes are keyword arguments in the order written: a
+trailing ``_`` is dropped (``class_``) and ``_`` stands for ``-`` (``stroke_width``); a name
+that is not an identifier is passed as ``**{"xml:space": ...}``; a value None leaves the
+attribute out. Values are written with ``str``: numbers that need rounding go through ``num``.
+"""
 
 from __future__ import annotations
 
 from html import escape
+
+__all__ = ["element", "esc", "num", "open_tag", "wrap"]
+
+_NAMES: dict[str, str] = {}  # keyword -> attribute name, filled on first use
 
 
 def esc(text: object) -> str:
@@ -14,3 +27,37 @@ def num(v: float) -> str:
     """A coordinate with one decimal at most: ``12``, ``12.5``."""
     text = f"{v:.1f}"
     return text[:-2] if text.endswith(".0") else text
+
+
+def _name(key: str) -> str:
+    name = _NAMES[key] = key.rstrip("_").replace("_", "-")
+    return name
+
+
+def _attributes(attributes: dict[str, object]) -> str:
+    return "".join([f' {_NAMES.get(key) or _name(key)}="{_value(value)}"'
+                    for key, value in attributes.items() if value is not None])
+
+
+def _value(value: object) -> object:
+    """An attribute value as written: text escaped, numbers as they are."""
+    kind = type(value)
+    return value if kind is int or kind is float else escape(str(value), True)
+
+
+def open_tag(tag: str, /, **attributes: object) -> str:
+    """The start tag ``<tag a="v" ...>`` of an element whose end the caller writes."""
+    return f"<{tag}{_attributes(attributes)}>"
+
+
+def element(tag: str, text: object = None, /, **attributes: object) -> str:
+    """``<tag a="v" .../>``, or ``<tag a="v" ...>text</tag>`` with ``text`` escaped."""
+    if text is None:
+        return f"<{tag}{_attributes(attributes)}/>"
+    return f"<{tag}{_attributes(attributes)}>{esc(text)}</{tag}>"
+
+
+def wrap(tag: str, /, *children: str, **attributes: object) -> str:
+    """``<tag a="v" ...>children</tag>``: ``children`` are SVG already written (by these
+    functions, or text passed through ``esc``)."""
+    return f"<{tag}{_attributes(attributes)}>{''.join(children)}</{tag}>"

@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.svgtext import element
 from .geometry import (
     AREA_TYPES,
     CENTRE,
@@ -64,7 +65,7 @@ from .raster import (
     rect_runs,
     stroke_line,
 )
-from .tileset import TileType
+from .tileset import Segment, TileType
 
 __all__ = ["SIZE", "Point", "TileArt", "art_key", "rotate_point", "tile_art"]
 
@@ -80,6 +81,9 @@ COLOURS = {
 ATTR_ICONS = ("pennants", "cathedral", "inn", "fish", "gold", "mushrooms", "deer", "mammoth",
               "aurochs", "tiger", "fire", "sacred")
 FLAG_ICONS = ("hill", "vineyard", "volcano")
+COUNTED_ICONS = frozenset({"pennants", "fish", "gold", "mushrooms", "deer", "mammoth", "aurochs",
+                           "tiger"})  # drawn as many times as the attribute counts (up to 4)
+KNOWN = AREA_TYPES | LINE_TYPES | GROUND_TYPES | {"cloister", "lake"}  # segment types drawn
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,237 +118,304 @@ def tile_art(tile: TileType) -> TileArt:
     return art
 
 
-def _build(tile: TileType) -> TileArt:
-    pos = tile.rotations[0].pos
-    segs = tile.segments
-    n = len(segs)
-    types = [s.type for s in segs]
-    anchors: list[Point | None] = [None] * n
-    emphasis = [""] * n
-    icons: list[tuple[str, Point]] = []
-    grid = [FREE] * (GRID * GRID)
+class _Work:
+    """A tile's artwork while it is built, pass by pass (``_build``)."""
 
-    # lakes first: rivers end in them
-    lake_centre: dict[int, Point] = {}
-    lakes = [s.index for s in segs if s.type == "lake"]
+    def __init__(self, tile: TileType) -> None:
+        self.tile = tile
+        self.pos = tile.rotations[0].pos
+        self.segs = tile.segments
+        self.n = len(self.segs)
+        self.types = [s.type for s in self.segs]
+        self.anchors: list[Point | None] = [None] * self.n
+        self.icons: list[tuple[str, Point]] = []
+        self.grid = [FREE] * (GRID * GRID)
+        self.lake_centre: dict[int, Point] = {}
+        self.lake_r = (17.0, 13.0)
+        self.shapes: dict[int, Shape] = {}  # area shapes (cities, forests)
+        self.lines: dict[int, list[Shape]] = {}  # line shapes (roads, rivers)
+        self.ends: list[tuple[str, Point]] = []  # crossings and springs
+        self.stubs: list[Shape] = []
+        self.regions: dict[int, set[int]] = {}
+        self.has_cloister = "cloister" in self.types
+        self.cities = [i for i in range(self.n) if self.types[i] == "city"]
+        self.one_sided_roads = [i for i in range(self.n) if self.types[i] == "road"
+                                and len(line_sides(self.pos, i)) == 1]
+
+    def cells_of(self, i: int) -> set[int]:
+        """The grid cells segment ``i`` filled."""
+        return {k for k, v in enumerate(self.grid) if v == i}
+
+
+def _build(tile: TileType) -> TileArt:
+    w = _Work(tile)
+    _lakes(w)
+    _areas(w)
+    _lines(w)
+    _road_ends(w)
+    _centre_objects(w)
+    w.regions = ground_regions(w.grid, tile)
+    for i, cells in w.regions.items():
+        w.anchors[i] = anchor(cells)
+    anchors = tuple(a if a is not None else CENTRE for a in w.anchors)
+    emphasis = tuple(_emphasis(w, i) for i in range(w.n))
+    _segment_icons(w, anchors)
+    terrain = _terrain_svg(tile, w.shapes, w.lines, w.lake_centre, w.lake_r, w.ends, w.stubs)
+    return TileArt(terrain, anchors, tuple(w.icons), emphasis)
+
+
+def _lakes(w: _Work) -> None:
+    """Lakes first, rivers end in them: each lake between the rivers that feed it."""
+    lakes = [s.index for s in w.segs if s.type == "lake"]
     for li in lakes:
-        feeders = [side_mid(line_sides(pos, s.index)[0]) for s in segs
-                   if s.type == "river" and li in s.touches and line_sides(pos, s.index)]
+        feeders = [side_mid(line_sides(w.pos, s.index)[0]) for s in w.segs
+                   if s.type == "river" and li in s.touches and line_sides(w.pos, s.index)]
         if feeders:
             avg = (sum(p[0] for p in feeders) / len(feeders),
                    sum(p[1] for p in feeders) / len(feeders))
-            lake_centre[li] = lerp(avg, CENTRE, 0.5)
+            w.lake_centre[li] = lerp(avg, CENTRE, 0.5)
         else:
-            lake_centre[li] = CENTRE
-    if len(lakes) > 1 and len(set(lake_centre.values())) < len(lakes):
+            w.lake_centre[li] = CENTRE
+    if len(lakes) > 1 and len(set(w.lake_centre.values())) < len(lakes):
         for k, li in enumerate(lakes):  # lakes without rivers: spread them out
-            lake_centre[li] = offset(CENTRE, (math.cos(k * 2.1), math.sin(k * 2.1)), 20)
-    lake_r = (12.0, 9.0) if len(lakes) > 1 else (17.0, 13.0)
+            w.lake_centre[li] = offset(CENTRE, (math.cos(k * 2.1), math.sin(k * 2.1)), 20)
+    if len(lakes) > 1:
+        w.lake_r = (12.0, 9.0)
 
-    has_cloister = "cloister" in types
-    cities = [i for i in range(n) if types[i] == "city"]
-    one_sided_roads = [i for i in range(n) if types[i] == "road" and len(line_sides(pos, i)) == 1]
 
-    # area shapes (cities, forests): several on one tile are drawn a little smaller
-    area_idx = [i for i in range(n) if types[i] in AREA_TYPES and area_sides(pos, i)]
-    shapes: dict[int, Shape] = {}
+def _areas(w: _Work) -> None:
+    """Area shapes (cities, forests): several on one tile are drawn a little smaller."""
+    types = w.types
+    area_idx = [i for i in range(w.n) if types[i] in AREA_TYPES and area_sides(w.pos, i)]
     for i in area_idx:
         depth = 42.0 if sum(1 for j in area_idx if types[j] == types[i]) == 1 else 38.0
-        shapes[i] = area_shape(area_sides(pos, i), depth)
-        fill_polygon(grid, shapes[i].poly, i)
+        w.shapes[i] = area_shape(area_sides(w.pos, i), depth)
+        fill_polygon(w.grid, w.shapes[i].poly, i)
     for i in area_idx:
-        cells = {k for k, v in enumerate(grid) if v == i}
-        anchors[i] = anchor(cells) if cells else centroid(shapes[i].poly)
+        cells = w.cells_of(i)
+        w.anchors[i] = anchor(cells) if cells else centroid(w.shapes[i].poly)
 
-    # line shapes (roads, rivers)
-    lines: dict[int, list[Shape]] = {}
-    ends: list[tuple[str, Point]] = []
-    for i in range(n):
-        if types[i] not in LINE_TYPES:
+
+def _lines(w: _Work) -> None:
+    """Line shapes (roads, rivers), from the middle of each side they reach."""
+    for i in range(w.n):
+        if w.types[i] not in LINE_TYPES:
             continue
-        sides = line_sides(pos, i)
+        sides = line_sides(w.pos, i)
         if not sides:
             continue
         if len(sides) == 2:
             shapes_i = [line_shape(side_mid(sides[0]), side_mid(sides[1]), CENTRE)]
         elif len(sides) == 1:
             start = side_mid(sides[0])
-            end = CENTRE
-            seg = segs[i]
-            touched_lakes = [t for t in seg.touches if t in lake_centre]
-            if types[i] == "river":
-                if touched_lakes:
-                    end = lake_centre[touched_lakes[0]]
-                elif seg.attr("spring"):
-                    end = offset(start, INWARD[sides[0]], 30)
-                    ends.append(("spring", end))
-            elif not has_cloister and len(one_sided_roads) == 1 and cities:
-                # a road ending at a city gate runs on under the wall
-                end = min((anchors[c] or CENTRE for c in cities), key=lambda p: distance(p, start))
-            shapes_i = [line_shape(start, end)]
+            shapes_i = [line_shape(start, _line_end(w, i, sides[0], start))]
         else:
             shapes_i = [line_shape(side_mid(s), CENTRE) for s in sides]
-        lines[i] = shapes_i
+        w.lines[i] = shapes_i
         for sh in shapes_i:
-            stroke_line(grid, sh.poly, LINE_HALF_WIDTH, i)
-        main = shapes_i[0].poly
-        anchors[i] = polyline_point(main, 0.5 if len(sides) != 1 else 0.45)
-    stubs: list[Shape] = []
-    if not has_cloister and one_sided_roads:
-        if len(one_sided_roads) >= 3 or (len(one_sided_roads) == 2 and cities):
-            ends.append(("crossing", CENTRE))
-        elif not cities:
-            icons.append(("house", CENTRE))
-        if len(one_sided_roads) == 2 and cities:
-            # a crossing between cities: short stubs lead to their gates (IC4: no road there)
-            for city in cities:
-                stubs.append(line_shape(CENTRE, anchors[city] or CENTRE))
-                stroke_line(grid, stubs[-1].poly, LINE_HALF_WIDTH, BLOCKED)
+            stroke_line(w.grid, sh.poly, LINE_HALF_WIDTH, i)
+        w.anchors[i] = polyline_point(shapes_i[0].poly, 0.5 if len(sides) != 1 else 0.45)
 
-    # centre objects
-    for i in range(n):
-        t = types[i]
+
+def _line_end(w: _Work, i: int, side: int, start: Point) -> Point:
+    """Where a line that reaches one side ends: its lake, a spring, a city gate or the
+    centre."""
+    seg = w.segs[i]
+    if w.types[i] == "river":
+        touched_lakes = [t for t in seg.touches if t in w.lake_centre]
+        if touched_lakes:
+            return w.lake_centre[touched_lakes[0]]
+        if seg.attr("spring"):
+            end = offset(start, INWARD[side], 30)
+            w.ends.append(("spring", end))
+            return end
+    elif not w.has_cloister and len(w.one_sided_roads) == 1 and w.cities:
+        # a road ending at a city gate runs on under the wall
+        return min((w.anchors[c] or CENTRE for c in w.cities), key=lambda p: distance(p, start))
+    return CENTRE
+
+
+def _road_ends(w: _Work) -> None:
+    """Where roads that reach one side meet: a crossing, a house, stubs to city gates."""
+    roads = w.one_sided_roads
+    if w.has_cloister or not roads:
+        return
+    if len(roads) >= 3 or (len(roads) == 2 and w.cities):
+        w.ends.append(("crossing", CENTRE))
+    elif not w.cities:
+        w.icons.append(("house", CENTRE))
+    if len(roads) == 2 and w.cities:
+        # a crossing between cities: short stubs lead to their gates (IC4: no road there)
+        for city in w.cities:
+            w.stubs.append(line_shape(CENTRE, w.anchors[city] or CENTRE))
+            stroke_line(w.grid, w.stubs[-1].poly, LINE_HALF_WIDTH, BLOCKED)
+
+
+def _centre_objects(w: _Work) -> None:
+    """Segments in the middle of the tile: cloisters and lakes."""
+    for i in range(w.n):
+        t = w.types[i]
         if t == "cloister":
-            fill_disc(grid, CENTRE, 15, 17, i)
-            anchors[i] = (50.0, 56.0)
-            icons.append(("cloister", CENTRE))
+            fill_disc(w.grid, CENTRE, 15, 17, i)
+            w.anchors[i] = (50.0, 56.0)
+            w.icons.append(("cloister", CENTRE))
         elif t == "lake":
-            c = lake_centre[i]
-            fill_disc(grid, c, lake_r[0] + 2, lake_r[1] + 2, i)
-            anchors[i] = c
+            c = w.lake_centre[i]
+            fill_disc(w.grid, c, w.lake_r[0] + 2, w.lake_r[1] + 2, i)
+            w.anchors[i] = c
 
-    # ground regions: free cells, split by connectivity, then among fields by nearest side
-    regions = ground_regions(grid, tile)
-    for i, cells in regions.items():
-        anchors[i] = anchor(cells)
-    for i in range(n):
-        if anchors[i] is None:
-            anchors[i] = CENTRE
-    final_anchors = tuple(a if a is not None else CENTRE for a in anchors)
 
-    # emphasis outlines
-    for i in range(n):
-        t = types[i]
-        if i in shapes:
-            emphasis[i] = f'<path d="{shapes[i].d}"/>'
-        elif i in lines:
-            emphasis[i] = "".join(f'<path d="{sh.d}" fill="none" stroke-width="15" '
-                                  f'stroke-linecap="round"/>' for sh in lines[i])
-        elif t == "cloister":
-            emphasis[i] = '<circle cx="50" cy="50" r="30"/>'
-        elif t == "lake":
-            c = lake_centre[i]
-            emphasis[i] = (f'<ellipse cx="{fmt(c[0])}" cy="{fmt(c[1])}" '
-                           f'rx="{fmt(lake_r[0] + 4)}" ry="{fmt(lake_r[1] + 4)}"/>')
-        elif i in regions:
-            emphasis[i] = f'<path d="{rect_runs(regions[i])}"/>'
+def _emphasis(w: _Work, i: int) -> str:
+    """The outline of segment ``i``, emphasized when its feature scores."""
+    if i in w.shapes:
+        return element("path", d=w.shapes[i].d)
+    if i in w.lines:
+        return "".join(element("path", d=sh.d, fill="none", stroke_width="15",
+                               stroke_linecap="round") for sh in w.lines[i])
+    t = w.types[i]
+    if t == "cloister":
+        return element("circle", cx="50", cy="50", r="30")
+    if t == "lake":
+        c = w.lake_centre[i]
+        return element("ellipse", cx=fmt(c[0]), cy=fmt(c[1]), rx=fmt(w.lake_r[0] + 4),
+                       ry=fmt(w.lake_r[1] + 4))
+    if i in w.regions:
+        return element("path", d=rect_runs(w.regions[i]))
+    return ""
 
-    # symbols
-    taken: list[Point] = [final_anchors[i] for i in range(n)]
-    for i, seg in enumerate(segs):
-        wanted: list[str] = []
-        for key in ATTR_ICONS:
-            k = seg.attr(key)
-            if k and key in ("pennants", "fish", "gold", "mushrooms", "deer", "mammoth",
-                             "aurochs", "tiger"):
-                wanted.extend([key] * min(k, 4))
-            elif k:
-                wanted.append(key)
+
+def _wanted(seg: Segment) -> list[str]:
+    """The symbols a segment's attributes ask for (a count of up to 4 of some)."""
+    wanted: list[str] = []
+    for key in ATTR_ICONS:
+        k = seg.attr(key)
+        if k and key in COUNTED_ICONS:
+            wanted.extend([key] * min(k, 4))
+        elif k:
+            wanted.append(key)
+    return wanted
+
+
+def _segment_icons(w: _Work, anchors: tuple[Point, ...]) -> None:
+    """The symbols of the segments' attributes, then of the tile's flags."""
+    taken: list[Point] = list(anchors)
+    for i, seg in enumerate(w.segs):
+        wanted = _wanted(seg)
         if not wanted:
             continue
-        if types[i] == "lake":
-            c = lake_centre[i]
+        if w.types[i] == "lake":
+            _lake_icons(w, w.lake_centre[i], wanted)
+        elif w.types[i] in LINE_TYPES and i in w.lines:
+            _line_icons(w, w.lines[i][0].poly, wanted)
+        else:
+            cells = w.regions.get(i) or w.cells_of(i)
+            spots = free_spots(cells, taken, len(wanted)) if cells else []
             for k, name in enumerate(wanted):
-                angle = 2 * math.pi * k / max(1, len(wanted)) + 0.6
-                r = 0.0 if len(wanted) == 1 else 6.0
-                icons.append((name, (c[0] + r * math.cos(angle), c[1] + r * 0.7 * math.sin(angle))))
-            continue
-        if types[i] in LINE_TYPES and i in lines:
-            # an inn stands beside its road, in a field; fish swim along their river
-            poly = lines[i][0].poly
-            for k, name in enumerate(wanted):
-                frac = 0.2 + 0.6 * (k + 1) / (len(wanted) + 1)
-                p = polyline_point(poly, frac)
-                if name == "inn":
-                    p = beside(poly, frac, regions)
-                icons.append((name, p))
-            continue
-        cells = regions.get(i) or {k for k, v in enumerate(grid) if v == i}
-        spots = free_spots(cells, taken, len(wanted)) if cells else []
-        for k, name in enumerate(wanted):
-            p = spots[k] if k < len(spots) else offset(final_anchors[i], (10.0 * (k + 1), -8.0))
-            icons.append((name, p))
-            taken.append(p)
-    flags = [f for f in FLAG_ICONS if getattr(tile, f)]
-    if flags:
-        ground = max(regions, key=lambda i: (len(regions[i]), -i)) if regions else None
-        cells = regions[ground] if ground is not None else set(range(GRID * GRID))
-        spots = free_spots(cells, taken, len(flags))
-        for k, name in enumerate(flags):
-            p = spots[k] if k < len(spots) else (14.0 + 18 * k, 86.0)
-            icons.append((name, p))
-            taken.append(p)
+                p = spots[k] if k < len(spots) else offset(anchors[i], (10.0 * (k + 1), -8.0))
+                w.icons.append((name, p))
+                taken.append(p)
+    _flag_icons(w, taken)
 
-    terrain = _terrain_svg(tile, shapes, lines, lake_centre, lake_r, ends, stubs)
-    return TileArt(terrain, final_anchors, tuple(icons), tuple(emphasis))
+
+def _lake_icons(w: _Work, c: Point, wanted: list[str]) -> None:
+    for k, name in enumerate(wanted):
+        angle = 2 * math.pi * k / max(1, len(wanted)) + 0.6
+        r = 0.0 if len(wanted) == 1 else 6.0
+        w.icons.append((name, (c[0] + r * math.cos(angle), c[1] + r * 0.7 * math.sin(angle))))
+
+
+def _line_icons(w: _Work, poly: list[Point], wanted: list[str]) -> None:
+    """An inn stands beside its road, in a field; fish swim along their river."""
+    for k, name in enumerate(wanted):
+        frac = 0.2 + 0.6 * (k + 1) / (len(wanted) + 1)
+        p = polyline_point(poly, frac)
+        if name == "inn":
+            p = beside(poly, frac, w.regions)
+        w.icons.append((name, p))
+
+
+def _flag_icons(w: _Work, taken: list[Point]) -> None:
+    """The tile's flags (hill, vineyard, volcano), in its largest ground region."""
+    flags = [f for f in FLAG_ICONS if getattr(w.tile, f)]
+    if not flags:
+        return
+    regions = w.regions
+    ground = max(regions, key=lambda i: (len(regions[i]), -i)) if regions else None
+    cells = regions[ground] if ground is not None else set(range(GRID * GRID))
+    spots = free_spots(cells, taken, len(flags))
+    for k, name in enumerate(flags):
+        p = spots[k] if k < len(spots) else (14.0 + 18 * k, 86.0)
+        w.icons.append((name, p))
+        taken.append(p)
 
 
 def _terrain_svg(tile: TileType, shapes: dict[int, Shape], lines: dict[int, list[Shape]],
                  lake_centre: dict[int, Point], lake_r: tuple[float, float],
                  ends: list[tuple[str, Point]], stubs: list[Shape]) -> str:
-    segs = tile.segments
-    types = [s.type for s in segs]
+    types = [s.type for s in tile.segments]
     ground = "meadow" if "meadow" in types else "field"
-    out = [f'<rect class="{ground}" width="100" height="100" fill="{COLOURS[ground]}"/>']
-    known = AREA_TYPES | LINE_TYPES | GROUND_TYPES | {"cloister", "lake"}
+    out = [element("rect", class_=ground, width="100", height="100", fill=COLOURS[ground])]
+    _line_svg(out, types, lines, stubs, ends)
+    _area_svg(out, types, shapes)
+    for c in lake_centre.values():
+        out.append(element("ellipse", class_="lake", cx=fmt(c[0]), cy=fmt(c[1]),
+                           rx=fmt(lake_r[0]), ry=fmt(lake_r[1]), fill=COLOURS["lake"],
+                           stroke=COLOURS["river-edge"], stroke_width="2.5"))
+    for kind, p in ends:
+        if kind == "spring":
+            out.append(element("circle", class_="spring", cx=fmt(p[0]), cy=fmt(p[1]), r="6",
+                               fill="#bfe3ff", stroke=COLOURS["river-edge"], stroke_width="2"))
+    for t in types:
+        if t not in KNOWN:  # a segment type this drawing does not know yet: a neutral patch
+            out.append(element("circle", class_=f"segment-{_safe(t)}", cx="50", cy="50",
+                               r="10", fill=COLOURS["unknown"], stroke="#555",
+                               stroke_width="1.5"))
+    out.append(element("rect", class_="edge", width="100", height="100", fill="none",
+                       stroke=COLOURS["grid"], stroke_width="1"))
+    return "".join(out)
+
+
+def _line_svg(out: list[str], types: list[str], lines: dict[int, list[Shape]],
+              stubs: list[Shape], ends: list[tuple[str, Point]]) -> None:
+    """Roads and rivers (an edge under a fill), the stubs to city gates, the crossings."""
     for i, sh_list in lines.items():
         kind = types[i]
         edge, fill = COLOURS[f"{kind}-edge"], COLOURS[kind]
         wide, narrow = (12, 8) if kind == "road" else (13, 8.5)
         for sh in sh_list:
-            out.append(f'<path class="{kind}" d="{sh.d}" fill="none" stroke="{edge}" '
-                       f'stroke-width="{wide}"/>')
+            out.append(element("path", class_=kind, d=sh.d, fill="none", stroke=edge,
+                               stroke_width=wide))
         for sh in sh_list:
-            out.append(f'<path d="{sh.d}" fill="none" stroke="{fill}" stroke-width="{narrow}"/>')
+            out.append(element("path", d=sh.d, fill="none", stroke=fill, stroke_width=narrow))
     for sh in stubs:
-        out.append(f'<path class="stub" d="{sh.d}" fill="none" stroke="{COLOURS["road-edge"]}" '
-                   f'stroke-width="9"/><path d="{sh.d}" fill="none" stroke="{COLOURS["road"]}" '
-                   f'stroke-width="5.5"/>')
+        out.append(element("path", class_="stub", d=sh.d, fill="none",
+                           stroke=COLOURS["road-edge"], stroke_width="9"))
+        out.append(element("path", d=sh.d, fill="none", stroke=COLOURS["road"],
+                           stroke_width="5.5"))
     for kind, p in ends:
         if kind == "crossing":
-            out.append(f'<circle class="crossing" cx="{fmt(p[0])}" cy="{fmt(p[1])}" r="8" '
-                       f'fill="{COLOURS["road"]}" stroke="{COLOURS["road-edge"]}" '
-                       f'stroke-width="2"/>')
+            out.append(element("circle", class_="crossing", cx=fmt(p[0]), cy=fmt(p[1]), r="8",
+                               fill=COLOURS["road"], stroke=COLOURS["road-edge"],
+                               stroke_width="2"))
+
+
+def _area_svg(out: list[str], types: list[str], shapes: dict[int, Shape]) -> None:
+    """Cities with their walls, forests with their trees."""
     for i, sh in shapes.items():
-        kind = types[i]
-        if kind == "city":
-            out.append(f'<path class="city" d="{sh.d}" fill="{COLOURS["city"]}"/>')
+        if types[i] == "city":
+            out.append(element("path", class_="city", d=sh.d, fill=COLOURS["city"]))
             for w in sh.walls:
-                out.append(f'<path class="wall" d="{w}" fill="none" stroke="{COLOURS["wall"]}" '
-                           f'stroke-width="4.5" stroke-linecap="round"/>')
-                out.append(f'<path d="{w}" fill="none" stroke="#e9d3a6" stroke-width="1.2" '
-                           f'stroke-dasharray="3 3"/>')
+                out.append(element("path", class_="wall", d=w, fill="none",
+                                   stroke=COLOURS["wall"], stroke_width="4.5",
+                                   stroke_linecap="round"))
+                out.append(element("path", d=w, fill="none", stroke="#e9d3a6",
+                                   stroke_width="1.2", stroke_dasharray="3 3"))
         else:
-            out.append(f'<path class="forest" d="{sh.d}" fill="{COLOURS["forest"]}"/>')
+            out.append(element("path", class_="forest", d=sh.d, fill=COLOURS["forest"]))
             out.append(_trees(sh.poly))
             for w in sh.walls:
-                out.append(f'<path d="{w}" fill="none" stroke="{COLOURS["forest-edge"]}" '
-                           f'stroke-width="2.5"/>')
-    for c in lake_centre.values():
-        out.append(f'<ellipse class="lake" cx="{fmt(c[0])}" cy="{fmt(c[1])}" '
-                   f'rx="{fmt(lake_r[0])}" ry="{fmt(lake_r[1])}" fill="{COLOURS["lake"]}" '
-                   f'stroke="{COLOURS["river-edge"]}" stroke-width="2.5"/>')
-    for kind, p in ends:
-        if kind == "spring":
-            out.append(f'<circle class="spring" cx="{fmt(p[0])}" cy="{fmt(p[1])}" r="6" '
-                       f'fill="#bfe3ff" stroke="{COLOURS["river-edge"]}" stroke-width="2"/>')
-    for t in types:
-        if t not in known:  # a segment type this drawing does not know yet: a neutral patch
-            out.append(f'<circle class="segment-{_safe(t)}" cx="50" cy="50" r="10" '
-                       f'fill="{COLOURS["unknown"]}" stroke="#555" stroke-width="1.5"/>')
-    out.append(f'<rect class="edge" width="100" height="100" fill="none" '
-               f'stroke="{COLOURS["grid"]}" stroke-width="1"/>')
-    return "".join(out)
+                out.append(element("path", d=w, fill="none", stroke=COLOURS["forest-edge"],
+                                   stroke_width="2.5"))
 
 
 def _safe(text: str) -> str:
@@ -369,5 +440,5 @@ def _trees(poly: list[Point]) -> str:
         row += 1
     if not crowns:
         return ""
-    return f'<path class="trees" d="{"".join(crowns)}" fill="#3f8a3a" stroke="#1f4a1d" ' \
-           f'stroke-width="1"/>'
+    return element("path", class_="trees", d="".join(crowns), fill="#3f8a3a", stroke="#1f4a1d",
+                   stroke_width="1")
