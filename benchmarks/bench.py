@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.core.json_input import decode
-from replay.core.verify import verify_data
+from replay.core.verify import verify_value as verify_data
 from replay.generate import dumps, generate_log
 
 # instructions.py and compare.py use these of every version of this module

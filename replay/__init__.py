@@ -25,20 +25,18 @@ if TYPE_CHECKING:
     from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
     from .core.events import Event, GameEnd, Score
     from .core.family import Family, GameConfig, GameState, Player, families, family
-    from .core.json_input import decode
     from .core.playback import Failure, Playback, Position, Step, play_through, steps
-    from .core.record import GameRecord, load, parse, read_file, read_game
+    from .core.record import GameRecord, read_game
     from .core.values import replace
-    from .core.verify import Report, verify, verify_data, verify_file, verify_parsed
+    from .core.verify import Report, verify
     from .generate import dumps, generate_log
     from .tiles.sets import load_tileset_file as load_tileset
 
 __all__ = [
     "Event", "Failure", "Family", "GameConfig", "GameEnd", "GameRecord", "GameState",
     "IllegalMove", "LogFormatError", "Playback", "Player", "Position", "Report", "ReplayError",
-    "Score", "Step", "TileSetError", "decode", "dumps", "families", "family", "generate_log",
-    "load", "load_tileset", "parse", "play_through", "read_file", "read_game", "replace", "steps",
-    "svg", "verify", "verify_data", "verify_file", "verify_parsed",
+    "Score", "Step", "TileSetError", "dumps", "families", "family", "generate_log",
+    "load_tileset", "play_through", "read_game", "replace", "steps", "svg", "verify",
 ]
 
 # every public name is imported on first use (PEP 562), so that ``python -m replay verify``
@@ -50,14 +48,11 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     **{n: (".core.events", n) for n in ("Event", "GameEnd", "Score")},
     **{n: (".core.family", n) for n in ("Family", "GameConfig", "GameState", "Player",
                                         "families", "family")},
-    "decode": (".core.json_input", "decode"),
     **{n: (".core.playback", n) for n in ("Failure", "Playback", "Position", "Step",
                                           "play_through", "steps")},
-    **{n: (".core.record", n) for n in ("GameRecord", "load", "parse", "read_file",
-                                        "read_game")},
+    **{n: (".core.record", n) for n in ("GameRecord", "read_game")},
     "replace": (".core.values", "replace"),
-    **{n: (".core.verify", n) for n in ("Report", "verify", "verify_data", "verify_file",
-                                        "verify_parsed")},
+    **{n: (".core.verify", n) for n in ("Report", "verify")},
     "svg": (".svg", None),
     "dumps": (".generate", "dumps"),
     "generate_log": (".generate", "generate_log"),

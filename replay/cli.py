@@ -10,13 +10,16 @@ from typing import TYPE_CHECKING, Any
 
 from .cli_help import Progress, plural
 from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
+from .core.json_input import MAX_BYTES
 from .core.verify import (
     EXIT_BROKEN_PIPE,
     EXIT_ILLEGAL,
     EXIT_INTERNAL,
     EXIT_UNREADABLE,
     EXIT_VALID,
-    verify_file,
+    internal_message,
+    internal_report,
+    verify,
 )
 
 if TYPE_CHECKING:
@@ -65,25 +68,20 @@ def cmd_verify(args: Namespace) -> int:
 def _verify_one(args: Namespace, name: str, tileset: TileSet | None) -> int:
     """Verify one file and print its report; its exit code."""
     try:
-        report = verify_file(name, tileset, args.max_bytes)
+        report = verify(name, tileset, args.max_bytes or MAX_BYTES)
     except Exception as exc:  # a bug of ours: say so, and go on with the next file
-        message = internal_error(exc)
-        if args.json:
-            print(json.dumps({"file": name, "valid": None, "error": {
-                "rule": "internal", "message": message}}, ensure_ascii=False))
-        print(f"{name}: {message}", file=sys.stderr)
-        return EXIT_INTERNAL
+        report = internal_report(name, exc)
     if args.json:
         print(json.dumps(report.as_json(), ensure_ascii=False))
+        if report.internal:
+            print(report.line(), file=sys.stderr)
         return report.exit_code
-    print(report.line())
-    if args.verbose and report.claims:
-        for c in report.claims[1:]:
-            print(f"    also: {c['message']}")
+    print(report.line(), file=sys.stderr if report.internal else sys.stdout)
     if args.verbose:
+        for c in report.claims[1:]:
+            print(f"    also: {c.message}")
         for p in report.problems:
-            print(f"    import: {p['where'] + ': ' if p['where'] else ''}"
-                  f"{p['message']} [{p['code']}]")
+            print(f"    import: {p.line()}")
     return report.exit_code
 
 
@@ -232,12 +230,6 @@ def cmd_serve(args: Namespace) -> int:
                                   threads=args.threads, channel_timeout=args.timeout))
 
 
-def internal_error(exc: BaseException) -> str:
-    """The one line said of an exception that is a bug of ours, not a fault of the input."""
-    return (f"internal error ({type(exc).__name__}: {str(exc)[:200]}); this is a bug of the "
-            "verifier, not a verdict on the log: please report it with the log")
-
-
 def _plain_verify(words: list[str]) -> SimpleNamespace | None:
     """The arguments of ``verify FILE...`` with no option, as the parser would give them
     (``cli_parser._add_verify``); None for any other command line, which the parser reads."""
@@ -277,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:
-        print(f"{args.command}: {internal_error(exc)}", file=sys.stderr)
+        print(f"{args.command}: {internal_message(exc)}", file=sys.stderr)
         return EXIT_INTERNAL
     return code
 

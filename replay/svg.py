@@ -18,7 +18,7 @@ from .core.events import Event
 from .core.family import GameState
 from .core.playback import Failure, Position
 from .core.record import GameRecord
-from .core.verify import Report, claims_at, verify_parsed
+from .core.verify import Report, claims_at, judge
 
 __all__ = ["Failure", "Position", "board", "claim_notes", "player_colour", "position", "render"]
 
@@ -42,22 +42,10 @@ def position(record: GameRecord, n: int | None = None) -> Position:
 
 
 def claim_notes(record: GameRecord, n: int, report: Report | None = None) -> tuple[str, ...]:
-    """The wrong claims (L2) of the log at position ``n``, as lines for people."""
-    report = report or verify_parsed(record, playback=record.playback)
-    notes: list[str] = []
-    for c in claims_at(report, n, len(record.moves)):
-        if c["move"] is not None:
-            notes.append(f"L2: {c['player']} is claimed to have {c['claimed']} points after "
-                         f"move {n}; the replay gives {c['actual']}")
-        elif c["player"] is not None:
-            notes.append(f"L2: {c['player']} is claimed to have {c['claimed']} points at the "
-                         f"end; the replay gives {c['actual']}")
-        elif c["claimed"] is not None:
-            notes.append(f"L2: claimed winners {', '.join(c['claimed'])}; the replay gives "
-                         f"{', '.join(c['actual'])}")
-        else:
-            notes.append(f"L2: {c['message']}")
-    return tuple(notes)
+    """The wrong claims (L2) of the log at position ``n``, as lines for people: the
+    verifier's own words."""
+    report = report or judge(record, record.playback)
+    return tuple(f"L2: {c.message}" for c in claims_at(report, n, len(record.moves)))
 
 
 def render(record: GameRecord, n: int | None = None, *, size: int | None = None,

@@ -23,7 +23,7 @@ from replay.audit import resume as checkpoint
 from replay.audit.runner import Stats
 from replay.audit.work import Row, Task, verify_batch
 from replay.core.family import families
-from replay.core.verify import verify, verify_file
+from replay.core.verify import verify
 from replay.generate import dumps, generate_log
 
 from .support import FIXTURES, ROOT
@@ -96,9 +96,9 @@ def test_directory_gives_the_verdicts_of_verify(corpus: dict[str, Any]) -> None:
     objs, summary = run_audit([str(corpus["dir"])])
     names = sorted(str(corpus["dir"] / n) for n in corpus["files"])
     assert [o["file"] for o in objs[:-1]] == names  # every file once, in a stable order
-    expected = [verify_file(n).as_json() for n in names]
+    expected = [verify(n).as_json() for n in names]
     assert objs[:-1] == expected
-    worst = max(verify_file(n).exit_code for n in names)
+    worst = max(verify(n).exit_code for n in names)
     assert summary.exit == worst == 2
     s = objs[-1]["summary"]
     assert s["games"] == len(names)

@@ -17,7 +17,7 @@ import pytest
 
 from replay.core.family import families
 from replay.core.playthrough import dump, log_of, read_playthrough
-from replay.core.verify import verify_data
+from replay.core.verify import verify
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
 FILES = sorted(p.name for p in GOLDEN_DIR.glob("*.txt"))
@@ -62,8 +62,8 @@ def test_golden_playthrough_L4(name: str) -> None:
 def test_golden_game_is_complete_and_verifies(name: str) -> None:
     """The recorded moves make a whole, valid game for the verifier too (G11, L3)."""
     header, moves = read_playthrough((GOLDEN_DIR / name).read_text(encoding="utf-8"))
-    report = verify_data(log_of(header, moves))
-    assert report.valid and report.finished, report.error
+    report = verify(log_of(header, moves))
+    assert report.valid and report.finished, report.failure
     assert report.moves_played == len(moves)
 
 

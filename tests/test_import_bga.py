@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from replay.core.importing import ImportRefused, convert, sniff
-from replay.core.verify import verify_data
+from replay.core.verify import verify
 from replay.games.carcassonne.importers import bga_tables as T
 from replay.games.carcassonne.importers.bga import BgaImporter
 from tests import bga_build
@@ -90,8 +90,8 @@ def test_finished_game_imports_as_played() -> None:
 
 def test_finished_game_verifies_with_hand_checked_scores() -> None:
     imported = BGA.read(load())
-    report = verify_data(imported.log)
-    assert report.valid and report.finished, report.error
+    report = verify(imported.log)
+    assert report.valid and report.finished, report.failure
     assert report.final_scores == {"Ada": 14, "Ben": 8}  # 4+4+5+1 and 5+3, by hand
     assert report.winners == ["Ada"] and report.claims == []
 
@@ -99,7 +99,7 @@ def test_finished_game_verifies_with_hand_checked_scores() -> None:
 def test_round_trip_through_json() -> None:
     log = BGA.read(load()).log
     again = json.loads(json.dumps(log, ensure_ascii=False))
-    report = verify_data(again)
+    report = verify(again)
     assert report.valid and report.final_scores == log["claims"]["final_scores"]
 
 
@@ -126,7 +126,7 @@ def test_unfinished_game() -> None:
     assert "claims" not in log and "end" not in log
     assert log["moves"][-1]["scores"] == {"Cleo": 4, "Dan": 0, "Eva": 0}
     assert codes(imported.problems) == ["unfinished"]
-    report = verify_data(log)
+    report = verify(log)
     assert report.valid and not report.finished
     assert report.final_scores == {"Cleo": 4, "Dan": 0, "Eva": 0}
 
@@ -169,9 +169,9 @@ def test_wrong_win_points_are_caught_as_wrong_claims() -> None:
     imported = BGA.read(value)
     assert codes(imported.problems) == ["realization", "ended-early"]
     assert "announced at 5" in imported.problems[0].message
-    report = verify_data(imported.log)
-    assert not report.valid and report.error is not None and report.error["rule"] == "L2"
-    wrong = [(c["move"], c["player"], c["claimed"], c["actual"]) for c in report.claims]
+    report = verify(imported.log)
+    assert not report.valid and report.failure is not None and report.failure.rule == "L2"
+    wrong = [(c.move, c.player, c.claimed, c.actual) for c in report.claims]
     assert wrong == [(6, "Ben", 6, 5), (None, "Ben", 9, 8)]
 
 
@@ -185,7 +185,8 @@ def test_running_total_and_result_mismatches_are_warned() -> None:
     assert score.where == "packet 4, notification 5 (move 1)"
     assert "total of 5" in score.message and "add up to 4" in score.message
     assert imported.log["claims"]["final_scores"]["Ada"] == 15  # the claim is BGA's own
-    assert verify_data(imported.log).error["rule"] == "L2"  # type: ignore[index]
+    failure = verify(imported.log).failure
+    assert failure is not None and failure.rule == "L2"
 
 
 def test_tie_gives_every_top_scorer() -> None:
@@ -220,7 +221,7 @@ def test_several_problems_are_collected() -> None:
                                         "ended-early"]
     assert imported.log["players"] == [{"name": "Ada"},
                                        {"name": "Ada (84000002)", "colour": "blue"}]
-    assert verify_data(imported.log).valid
+    assert verify(imported.log).valid
 
 
 def test_names_fall_back_to_player_ids() -> None:

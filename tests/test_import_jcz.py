@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from replay.core.importing import ImportRefused, convert, sniff
-from replay.core.verify import verify_data
+from replay.core.verify import verify
 from replay.games.carcassonne.importers.jcz import JczImporter
 from replay.games.carcassonne.importers.jcz_sheep import Generator
 
@@ -64,7 +64,7 @@ def test_mit_saves_import_and_verify(name: str) -> None:
     finished, scores = MIT_EXPECTED[name]
     result = imported(load(MIT / name))
     assert result.log["meta"]["source"] == "JCloisterZone"
-    report = verify_data(result.log)
+    report = verify(result.log)
     assert report.valid, report.line()
     assert report.finished is finished
     assert report.final_scores == scores
@@ -101,11 +101,11 @@ def test_masks_and_ids_of_4x() -> None:
 def test_own_saves_import_verify_and_round_trip(name: str) -> None:
     expected = load(OWN / "expected.json")[name]
     result = imported(load(OWN / name))
-    report = verify_data(result.log)
+    report = verify(result.log)
     assert report.valid, report.line()
     assert report.finished is expected["finished"]
     assert report.final_scores == expected["scores"]
-    again = verify_data(json.loads(json.dumps(result.log)))
+    again = verify(json.loads(json.dumps(result.log)))
     assert again.valid and again.final_scores == expected["scores"]
     assert again.state_hash == report.state_hash
     for move, tokens in expected.get("tokens", []):

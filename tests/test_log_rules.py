@@ -15,11 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay.cli import main
-from replay.core.errors import LogFormatError
 from replay.core.family import families
 from replay.core.playback import play_through
-from replay.core.record import decode, parse
-from replay.core.verify import Report, verify_data, verify_file
+from replay.core.record import parse
+from replay.core.verify import verify
 from replay.generate import dumps, generate_log
 from replay.tiles.state import TileState
 
@@ -34,16 +33,16 @@ def test_L3_broken_log_corpus(name: str) -> None:
     """Every broken log stops at the expected place with the expected rule (or JSON path), and
     its message names what is involved (the words of the manifest's ``message``, if any)."""
     expect = MANIFEST[name]
-    report = verify_file(INVALID / name)
+    report = verify(INVALID / name)
     assert report.exit_code == expect["exit"]
-    assert report.error is not None and not report.valid
+    assert report.failure is not None and not report.valid
     if expect["exit"] == 2:
-        assert report.error["path"] == expect["path"]
+        assert report.failure.path == expect["path"]
     else:
-        assert report.error["rule"] == expect["rule"]
-        assert report.error["move"] == expect["move"]
+        assert report.failure.rule == expect["rule"]
+        assert report.failure.move == expect["move"]
     for words in expect.get("message", []):
-        assert words in report.error["message"], (words, report.error["message"])
+        assert words in report.failure.message, (words, report.failure.message)
     line = report.line()
     assert "\n" not in line and "Traceback" not in line and name in line
 
@@ -102,41 +101,41 @@ def test_L1_header_names_version_game_players_seed() -> None:
 def test_L1_seeded_move_may_omit_its_tile() -> None:
     log = generate_log("base", 2, 13)
     bare = {**log, "moves": [{k: v for k, v in m.items() if k != "tile"} for m in log["moves"]]}
-    a, b = verify_data(log), verify_data(bare)
+    a, b = verify(log), verify(bare)
     assert a.valid and b.valid and a.hashes == b.hashes
 
 
 def test_L1_table_log_is_checked_against_the_tile_set() -> None:
-    report = verify_file(INVALID / "overdrawn-tile.json")
-    assert report.error is not None and report.error["rule"] == "L1"
-    assert "more often than the set holds" in report.error["message"]
+    report = verify(INVALID / "overdrawn-tile.json")
+    assert report.failure is not None and report.failure.rule == "L1"
+    assert "more often than the set holds" in report.failure.message
 
 
 def test_L2_claims_per_move_and_final_are_checked() -> None:
     log = generate_log("base", 2, 17)
-    ok = verify_data(log)
+    ok = verify(log)
     assert ok.valid and ok.claims == []
     bad = json.loads(json.dumps(log))
     bad["claims"]["final_scores"]["Ben"] += 5
     bad["moves"][20]["scores"] = {"Ada": 1000}
-    report = verify_data(bad)
+    report = verify(bad)
     assert not report.valid and report.exit_code == 1
-    assert [c["move"] for c in report.claims] == [20, None]
-    assert report.error is not None and report.error["rule"] == "L2"
+    assert [c.move for c in report.claims] == [20, None]
+    assert report.failure is not None and report.failure.rule == "L2"
 
 
 def test_L3_stops_at_the_first_illegal_move() -> None:
     log = generate_log("base", 2, 19)
     log["moves"][12].update(x=99, y=99)
     log["moves"][30].update(x=99, y=99)
-    report = verify_data(log)
-    assert report.error is not None and report.error["move"] == 12
+    report = verify(log)
+    assert report.failure is not None and report.failure.move == 12
     assert report.moves_played == 12 and len(report.hashes) == 12
 
 
 def test_L4_same_log_same_hashes_and_result() -> None:
     log = generate_log("base", 4, 23)
-    a, b = verify_data(log), verify_data(json.loads(dumps(log)))
+    a, b = verify(log), verify(json.loads(dumps(log)))
     assert a.hashes == b.hashes and a.final_scores == b.final_scores
     assert len(set(a.hashes)) == len(a.hashes)  # every move changes the state
 
@@ -167,7 +166,7 @@ def test_generate_is_byte_identical_for_a_seed(tmp_path: Path, capsys: Any) -> N
 def test_generate_then_verify_round_trips_for_many_seeds() -> None:
     for seed in range(40):
         for players in (2, 3, 5):
-            report = verify_data(json.loads(dumps(generate_log("base", players, seed))))
+            report = verify(json.loads(dumps(generate_log("base", players, seed))))
             assert report.valid and report.finished, report.line()
 
 
@@ -200,34 +199,25 @@ def test_bad_input_giant_file_is_refused_without_reading_it(tmp_path: Path) -> N
     path = tmp_path / "big.json"
     with path.open("wb") as fh:
         fh.write(b'{"moves": [' + b" " * (50 * 1024 * 1024) + b"]}")
-    report = verify_file(path)
-    assert report.exit_code == 2 and report.error is not None
-    assert "limit" in report.error["message"]
+    report = verify(path)
+    assert report.exit_code == 2 and report.failure is not None
+    assert "limit" in report.failure.message
 
 
 def test_bad_input_hundred_thousand_moves() -> None:
     log = generate_log("base", 2, 3)
     log["moves"] = log["moves"] * 1500
-    report = verify_data(log)
-    assert report.exit_code == 2 and report.error is not None
-    assert report.error["path"] == "/moves"
+    report = verify(log)
+    assert report.exit_code == 2 and report.failure is not None
+    assert report.failure.path == "/moves"
 
 
 def test_bad_input_deep_nesting_and_odd_json() -> None:
     for text in ("[" * 100000 + "]" * 100000, "NaN", '{"a": Infinity}', "", "null", "[]",
                  '"text"', "{" * 5):
-        report = verify_data_text(text)
-        assert report.exit_code == 2 and report.error is not None
-
-
-def verify_data_text(text: str) -> Report:
-    try:
-        data = decode(text)
-    except LogFormatError as exc:
-        r = Report("<text>", readable=False)
-        r.error = {"path": exc.path, "message": exc.message}
-        return r
-    return verify_data(data)
+        report = verify(text.encode())
+        assert report.exit_code == 2 and report.failure is not None
+        assert report.failure.rule == "L1" and report.failure.message
 
 
 json_values = st.recursive(
@@ -244,10 +234,10 @@ json_values = st.recursive(
                                                                           max_size=4),
     "seed": json_values, "claims": json_values}))
 def test_L3_verifier_never_crashes_on_arbitrary_json(data: dict[str, Any]) -> None:
-    report = verify_data(data)
+    report = verify(data)
     assert report.exit_code in (0, 1, 2)
     if report.exit_code:
-        assert report.error is not None and report.error["message"]
+        assert report.failure is not None and report.failure.message
 
 
 @settings(max_examples=100, deadline=None, derandomize=True, database=None)
@@ -256,15 +246,15 @@ def test_L3_verifier_never_crashes_on_arbitrary_json(data: dict[str, Any]) -> No
 def test_L3_mutated_generated_logs_never_crash(index: int, key: str, value: Any) -> None:
     log = generate_log("base", 2, 31)
     log["moves"][index][key] = value
-    report = verify_data(log)
+    report = verify(log)
     assert report.exit_code in (0, 1, 2)
-    if report.error is not None and report.error["move"] is not None:
-        assert report.error["move"] >= index
+    if report.failure is not None and report.failure.move is not None:
+        assert report.failure.move >= index
 
 
 def test_rulebook_fixtures_are_valid_and_their_claims_hold() -> None:
     for path in sorted((FIXTURES / "rulebook").glob("*.json")):
-        report = verify_file(path)
+        report = verify(path)
         assert report.valid, report.line()
         assert load(path)["meta"]["caption"]
 
@@ -282,12 +272,12 @@ def test_L1_a_move_field_of_another_game_is_refused_with_its_path() -> None:
     with Hills & Sheep fields, is unreadable (exit 2) at the JSON path of the field."""
     base = generate_log("base", 2, 3)
     base["moves"][2]["bonus"] = {"x": 0, "y": 0, "rotation": 0}
-    report = verify_data(base)
-    assert report.exit_code == 2 and report.error is not None
-    assert report.error["path"] == "/moves/2/bonus"
-    assert "'bonus' is not a move field of Carcassonne" in report.error["message"]
+    report = verify(base)
+    assert report.exit_code == 2 and report.failure is not None
+    assert report.failure.path == "/moves/2/bonus"
+    assert "'bonus' is not a move field of Carcassonne" in report.failure.message
     hg = generate_log("hunters-gatherers", 2, 3)
     hg["moves"][4]["flock"] = [{"at": "N", "action": "herd"}]
-    report = verify_data(hg)
-    assert report.exit_code == 2 and report.error is not None
-    assert report.error["path"] == "/moves/4/flock"
+    report = verify(hg)
+    assert report.exit_code == 2 and report.failure is not None
+    assert report.failure.path == "/moves/4/flock"

@@ -30,7 +30,7 @@ from replay.core.family import families, family
 from replay.core.playback import play_through
 from replay.core.record import decode, parse, schema_check
 from replay.core.schemas import validator
-from replay.core.verify import verify_data
+from replay.core.verify import verify
 from replay.games.manhattan import ManhattanState
 from replay.games.manhattan.material import CITIES, COLOURS
 from replay.generate import dumps, generate_log
@@ -85,8 +85,8 @@ def game_specs(draw: st.DrawFn, among: tuple[Family, ...] = tuple(ALL_FAMILIES)
 def _generated(fam: Family, players: int, seed: int | str,
                options: Options) -> tuple[str, tuple[str, ...]]:
     log = generate_log(fam[0], players, seed, fam[1], dict(options))
-    report = verify_data(log)
-    assert report.valid and report.finished, report.error
+    report = verify(log)
+    assert report.valid and report.finished, report.failure
     return dumps(log), tuple(report.hashes)
 
 
@@ -143,8 +143,8 @@ def _cli(args: list[str], hashseed: int, **kw: Any) -> subprocess.CompletedProce
                           text=True, timeout=300, check=False, **kw)
 
 
-_HASHES = ("import json, sys\nfrom replay import verify_file\n"
-           "print(json.dumps([verify_file(f).hashes for f in sys.argv[1:]]))")
+_HASHES = ("import json, sys\nfrom replay import verify\n"
+           "print(json.dumps([verify(f).hashes for f in sys.argv[1:]]))")
 
 
 def test_same_bytes_and_hashes_under_two_PYTHONHASHSEEDs_L4(tmp_path: Path) -> None:
@@ -177,7 +177,7 @@ def test_same_bytes_and_hashes_under_two_PYTHONHASHSEEDs_L4(tmp_path: Path) -> N
     assert a == b
     # and the same as in this process
     for text, hashes in zip(a[0], a[2], strict=True):
-        assert verify_data(decode(text)).hashes == hashes
+        assert verify(decode(text)).hashes == hashes
 
 
 # ---------------------------------------------------------------------------- mutation testing
@@ -197,22 +197,22 @@ def check_mutated_verdict(log: Any, original: Any, i: int, hashes: list[str],
     """L3 for a log whose move ``i`` was changed: refused by the schema at that move, or by a
     rule (``rule_ok``) at that move or later, never earlier; a legal changed move changes the
     state hash exactly when it changes the state. Returns the report."""
-    report = verify_data(log)
+    report = verify(log)
     if not report.readable:
-        assert report.error is not None
-        path = report.error["path"]
-        assert path == f"/moves/{i}" or path.startswith(f"/moves/{i}/"), report.error
+        assert report.failure is not None
+        path = report.failure.path
+        assert path == f"/moves/{i}" or path.startswith(f"/moves/{i}/"), report.failure
         event("rejected by the schema at the mutated move")
         return report
     played = len(report.hashes)
-    if report.error is not None and report.error["move"] is not None:
-        assert report.error["move"] >= i, f"rejected at move {report.error['move']} < {i}"
-        assert report.error["move"] == played
+    if report.failure is not None and report.failure.move is not None:
+        assert report.failure.move >= i, f"rejected at move {report.failure.move} < {i}"
+        assert report.failure.move == played
     assert played >= i and report.hashes[:i] == hashes[:i], "an earlier move's hash changed"
     if played == i:
-        assert report.error is not None and report.error["move"] == i
-        assert rule_ok(report.error["rule"]), report.error
-        event(f"rejected at the mutated move ({report.error['rule']})")
+        assert report.failure is not None and report.failure.move == i
+        assert rule_ok(report.failure.rule), report.failure
+        event(f"rejected at the mutated move ({report.failure.rule})")
         return report
     same_state = _state_at(log, i + 1) == _state_at(original, i + 1)
     assert (report.hashes[i] == hashes[i]) == same_state, (
@@ -239,8 +239,8 @@ def test_verifier_rejects_a_mutated_move_never_earlier_L3(spec: Any, data: st.Da
     event(f"mutation: {what}")
     report = check_mutated_verdict(log, _original(spec), i, hashes,
                                    lambda rule: bool(RULE_ID.match(rule)))
-    if report.readable and report.error is not None and len(report.hashes) > i:
-        event("rejected later" + (" (claims, L2)" if report.error["rule"] == "L2" else ""))
+    if report.readable and report.failure is not None and len(report.hashes) > i:
+        event("rejected later" + (" (claims, L2)" if report.failure.rule == "L2" else ""))
 
 
 def _original(spec: Any) -> Any:
@@ -314,7 +314,7 @@ def test_verifier_rejects_a_mutated_manhattan_move_never_earlier_L3(
     if table:
         del log["seed"]
         original = json.loads(json.dumps(log))
-        assert verify_data(log).hashes == hashes  # a table log replays the seeded game
+        assert verify(log).hashes == hashes  # a table log replays the seeded game
     else:
         original = _original(spec)
     moves = log["moves"]
@@ -379,7 +379,7 @@ def test_mutation_of_a_figure_name_to_the_same_segment_keeps_the_hash_L4() -> No
         if twins:
             mutated = copy.deepcopy(log)
             mutated["moves"][i]["figure"]["at"] = twins[0]
-            report = verify_data(mutated)
+            report = verify(mutated)
             assert report.valid and report.hashes == hashes
             return
     pytest.fail("no figure with a second name in this game")

@@ -14,7 +14,7 @@ import pytest
 from replay.core.errors import IllegalMove
 from replay.core.family import GameConfig, Player, family
 from replay.core.record import parse
-from replay.core.verify import verify_data, verify_file
+from replay.core.verify import verify
 from replay.games.carcassonne import CarcassonneState, Move, hills_sheep
 from replay.generate import config_for, generate_log
 from replay.tiles.features import Figure
@@ -46,7 +46,7 @@ def _supply(expansions: tuple[str, ...]) -> dict[str, int]:
 
 @pytest.mark.parametrize("path", sorted(EXP.glob("*.json")), ids=lambda p: p.stem)
 def test_expansion_fixtures_verify_with_their_claims(path: Any) -> None:
-    report = verify_file(path)
+    report = verify(path)
     assert report.valid, report.line()
     assert load(path)["meta"]["rules"]
 
@@ -67,7 +67,7 @@ def test_IC1_material_sixth_player_and_large_follower() -> None:
     assert sum(t.count for t in ic.tiles if any(s.attr("cathedral") for s in t.segments)) == 2
     assert _supply(("inns-cathedrals",)) == {"follower": 7, "large-follower": 1}
     log = generate_log("base", 6, 3, ("inns-cathedrals",))
-    assert verify_data(log).valid
+    assert verify(log).valid
 
 
 def test_IC1_large_follower_counts_two() -> None:
@@ -204,7 +204,7 @@ def test_HS5_inner_field_draws_then_herds() -> None:
     wolf = fixture("hs5-inner-field")
     wolf["moves"][0]["tokens"] = ["wolf"]
     wolf["moves"][0]["scores"] = {"Ada": 0, "Ben": 0}
-    assert verify_data(wolf).valid
+    assert verify(wolf).valid
 
 
 def test_HS6_shepherds_score_nothing_at_the_end() -> None:
@@ -330,7 +330,7 @@ def test_expansion_games_round_trip_for_many_seeds_and_players() -> None:
                 if players == 6 and "inns-cathedrals" not in exp:
                     continue
                 log = generate_log("base", players, seed, exp)
-                report = verify_data(log)
+                report = verify(log)
                 assert report.valid and report.finished, report.line()
                 for ev in run(log).events:
                     for e in ev:

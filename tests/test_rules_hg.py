@@ -19,7 +19,7 @@ from replay.core.family import GameState, family
 from replay.core.playback import play_through
 from replay.core.record import parse
 from replay.core.values import replace
-from replay.core.verify import verify_data, verify_file
+from replay.core.verify import verify
 from replay.games.hunters_gatherers import HuntersGatherersState, Move
 from replay.games.hunters_gatherers.scoring import completed_points, meadow_value, score_meadow
 from replay.generate import config_for, dumps, generate_log, play_random
@@ -51,7 +51,7 @@ def new_game(players: int, seed: int) -> HuntersGatherersState:
 
 @pytest.mark.parametrize("path", sorted(HG.glob("*.json")), ids=lambda p: p.stem)
 def test_HG12_rulebook_examples_verify_with_their_claims(path: Path) -> None:
-    report = verify_file(path)
+    report = verify(path)
     assert report.valid, report.line()
 
 
@@ -91,8 +91,8 @@ def test_HG2_sides_match_forest_meadow_river() -> None:
 def test_HG3_figures_and_blocking() -> None:
     for name, rule in (("hg3-hut-on-forest.json", "HG3"),
                        ("hg3-second-hut-in-network.json", "HG3")):
-        report = verify_file(FIXTURES / "invalid" / name)
-        assert report.error is not None and report.error["rule"] == rule
+        report = verify(FIXTURES / "invalid" / name)
+        assert report.failure is not None and report.failure.rule == rule
     # fishers and huts do not block each other
     game = new_game(2, 3)
     start_lake = game.figure_options(game.tiles_by_id["HG-46"], -1, 0, 0)
@@ -123,8 +123,8 @@ def test_HG5_forest_scores_two_per_tile_and_mushrooms() -> None:
 
 
 def test_HG6_return_at_end_of_turn_by_default() -> None:
-    report = verify_file(FIXTURES / "invalid" / "hg6-recovered-follower-on-bonus.json")
-    assert report.error is not None and report.error["rule"] == "HG6"
+    report = verify(FIXTURES / "invalid" / "hg6-recovered-follower-on-bonus.json")
+    assert report.failure is not None and report.failure.rule == "HG6"
     log = load(FIXTURES / "invalid" / "hg6-recovered-follower-on-bonus.json")
     log["options"] = {"return_timing": "immediate"}  # seed 000: back at once
     log.pop("claims", None)
@@ -152,8 +152,8 @@ def test_HG7_gold_gives_one_bonus_tile_without_chain() -> None:
     assert seen["bonus"] > 10
     for name in ("hg7-bonus-without-gold.json", "hg7-bonus-missing.json",
                  "hg7-bonus-tile-as-land-tile.json"):
-        report = verify_file(FIXTURES / "invalid" / name)
-        assert report.error is not None and report.error["rule"] == "HG7", name
+        report = verify(FIXTURES / "invalid" / name)
+        assert report.failure is not None and report.failure.rule == "HG7", name
 
 
 def _before_the_gold_forest() -> tuple[HuntersGatherersState, Move]:
@@ -243,9 +243,8 @@ def test_HG11_fire_drives_tigers_away_and_sacred_place_wins_alone() -> None:
                     Figure(0, "follower", 0, (0, 0), "N", 1, False),
                     Figure(1, "follower", 0, (0, 0), "N", 1, False)]
     feat.add_flags(["sacred:1"])
-    game.events = []
     score_meadow(game, feat)
-    assert game.scores == [0, 4] and game.events[0].to_json()["winners"] == [1]
+    assert game.scores == [0, 4] and game.sink.take()[0].to_json()["winners"] == [1]
     # the sacred flag is set by a hunter placed on the sacred tile's meadow (fixture)
     r = run(fixture("hg12-forest-tie-10"))
     assert any(f.startswith("sacred:") for feat in hg(r.state).features() for f in feat.flags)
@@ -271,11 +270,11 @@ def test_hg_games_round_trip_for_many_seeds_and_players() -> None:
     for seed in range(15):
         for players in (2, 3, 5):
             log = generate_log("hunters-gatherers", players, seed)
-            report = verify_data(json.loads(dumps(log)))
+            report = verify(json.loads(dumps(log)))
             assert report.valid and report.finished, report.line()
     opts = {"return_timing": "immediate"}
     log = generate_log("hunters-gatherers", 4, 3, options=opts)
-    assert log["options"] == {"return_timing": "immediate"} and verify_data(log).valid
+    assert log["options"] == {"return_timing": "immediate"} and verify(log).valid
     r = play_through(parse(log))
     assert r.state.finished
 

@@ -20,7 +20,7 @@ from replay.core.events import GameEnd, Score
 from replay.core.family import family
 from replay.core.playback import CHECKPOINT, play_through
 from replay.core.record import parse
-from replay.core.verify import verify_data
+from replay.core.verify import verify
 from replay.games.carcassonne import CarcassonneState
 from replay.games.hunters_gatherers.events import BonusTile
 from replay.generate import dumps, generate_log
@@ -259,7 +259,7 @@ def test_verify_returns_the_report_and_stores_nothing(client: FlaskClient, text2
                                                       log2: dict[str, Any]) -> None:
     r = client.post("/api/verify?name=game.json", data=text2)
     assert r.status_code == 200
-    assert r.get_json() == verify_data(json.loads(text2), "game.json").as_json()
+    assert r.get_json() == verify(json.loads(text2), name="game.json").as_json()
     bad = client.post("/api/verify", data=json.dumps(illegal(log2))).get_json()
     assert bad["valid"] is False and bad["error"]["rule"] == "G4"
     broken = client.post("/api/verify", data=b"{").get_json()

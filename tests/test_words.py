@@ -21,7 +21,7 @@ from replay.cli import main
 from replay.cli_parser import build_parser
 from replay.core.events import Score, explanations
 from replay.core.record import parse
-from replay.core.verify import verify_data
+from replay.core.verify import verify
 from replay.generate import dumps, generate_log
 from replay.tiles.sets import builtin_tileset
 from replay.tiles.tileset import POSITIONS
@@ -108,8 +108,8 @@ def test_one_move_numbering_for_cli_render_and_web(tmp_path: Path) -> None:
     log = generate_log("base", 2, 1)
     bad = copy.deepcopy(log)
     bad["moves"][8]["x"] += 40  # the 9th move is illegal
-    report = verify_data(bad, "g.json")
-    assert report.error is not None and report.error["move"] == 8  # the JSON keeps the index
+    report = verify(bad, name="g.json")
+    assert report.failure is not None and report.failure.move == 8  # the JSON keeps the index
     assert "INVALID at move 9 (" in report.line() and "log entry /moves/8" in report.line()
     record = parse(bad)
     assert svg.position(record, None).n == 9 == svg.position(record, None).failure.index + 1  # type: ignore[union-attr]
@@ -123,7 +123,7 @@ def test_one_move_numbering_for_cli_render_and_web(tmp_path: Path) -> None:
     assert picture == svg.render(good, after.moves[8].number)
     claims = copy.deepcopy(log)
     claims["moves"][8]["scores"] = {"Ada": 999}
-    assert "after move 9" in verify_data(claims, "c.json").line()
+    assert "after move 9" in verify(claims, name="c.json").line()
 
 
 # --------------------------------------------------------------------------- command line

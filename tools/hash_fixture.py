@@ -25,7 +25,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
 from replay.core.json_input import decode  # noqa: E402
-from replay.core.verify import verify_data  # noqa: E402
+from replay.core.verify import verify  # noqa: E402
 from replay.generate import dumps, generate_log  # noqa: E402
 
 FIXTURE = ROOT / "fixtures" / "hashes" / "generated.json"
@@ -50,7 +50,7 @@ def digest(text: str) -> str:
 def game_record(game: str, players: int, seed: int, expansions: tuple[str, ...]) -> list[str]:
     """[log digest, hashes digest, final state hash] of one generated game."""
     text = dumps(generate_log(game, players, seed, expansions))
-    report = verify_data(decode(text))
+    report = verify(decode(text))
     if not report.valid:
         raise SystemExit(f"{game} {players}p seed {seed}: {report.line()}")
     return [digest(text), digest(" ".join(report.hashes)), report.state_hash or ""]

@@ -7,13 +7,13 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
+from replay.core.errors import LogFormatError
 from replay.core.verify import verify as verify_report
 
 from . import db as store
 from . import viewer
 from .games import (
     MAX_OFFSET,
-    BadLog,
     Entry,
     cache,
     check,
@@ -78,8 +78,8 @@ def create_game() -> ResponseReturnValue:
     check_rate()
     data = request.get_data(cache=False)
     try:
-        checked = check(data, log_limit(), source="request")
-    except BadLog as exc:
+        checked = check(data, log_limit(), source=(request.args.get("name") or "request")[:200])
+    except LogFormatError as exc:
         return jsonify(error=exc.as_json()), 400
     db = store.get_db()
     row, created = save(db, checked)

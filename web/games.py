@@ -8,42 +8,26 @@ is a copied checkpoint and a few moves away.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime
-from typing import Any
+from dataclasses import dataclass
 
 from flask import abort, current_app, request
 from sqlite_utils import Database
 
 from replay.core.errors import IllegalMove, LogFormatError
 from replay.core.events import Score
-from replay.core.family import COLOURS
 from replay.core.json_input import decode
 from replay.core.playback import Playback
-from replay.core.record import GameRecord, foreign, parse
-from replay.core.verify import Report, verify_data, verify_parsed
-from replay.generate import dumps
+from replay.core.record import GameRecord, parse
+from replay.core.verify import Report, judge, verify
+from replay.library.rows import game_row
+from replay.library.rows import save as save_row
 
 from . import db as store
 
-ID_LENGTH = 16  # hex digits of the sha256 that name a game
 GAME_ID = re.compile(r"[0-9a-f]{16}(?:[0-9a-f]{48})?")
-
-
-class BadLog(Exception):
-    """Input that is not a readable, schema-valid log (HTTP 400): what and where (JSON path)."""
-
-    def __init__(self, message: str, path: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.path = path
-
-    def as_json(self) -> dict[str, Any]:
-        return {"rule": "L1", "message": self.message, "path": self.path}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,63 +40,18 @@ class Checked:
 
 
 def check(data: bytes, max_bytes: int, source: str = "upload") -> Checked:
-    """Decode, schema-check and verify a log. Raises ``BadLog`` for malformed input; a
-    well-formed log that breaks a rule is checked all the same (its verdict says so)."""
-    imported = None
-    try:
-        value = decode(data, max_bytes)
-        imported = foreign(value)
-        if imported is not None:  # a foreign saved game: its log v1 is what is checked
-            value = imported.log
-        parsed: GameRecord | None = parse(value)
-    except LogFormatError as exc:
-        raise BadLog(exc.message, exc.path) from None
-    except IllegalMove:
-        parsed = None
-    report = (verify_parsed(parsed, source, parsed.playback) if parsed is not None
-              else verify_data(value, source))
-    if imported is not None:
-        report.format = imported.format
-        report.problems = [p.as_json() for p in imported.problems]
-    sha = hashlib.sha256(data).hexdigest()
-    if parsed is not None:
-        players = [{"name": p.name, "colour": p.colour} for p in parsed.config.players]
-    else:
-        players = [{"name": str(p["name"]), "colour": str(p.get("colour") or COLOURS[i % 6])}
-                   for i, p in enumerate(value["players"])]
-    err = report.error or {}
-    row = store.GameRow(
-        id=sha[:ID_LENGTH], sha256=sha, created=datetime.now(UTC).isoformat(timespec="seconds"),
-        size=len(data), log=data.decode("utf-8") if imported is None else dumps(value),
-        game=str(value["game"]),
-        expansions=[str(x) for x in value.get("expansions", [])], players=players,
-        moves=len(value["moves"]), moves_played=report.moves_played, finished=report.finished,
-        verdict="valid" if report.valid else "invalid", rule=err.get("rule"),
-        error_move=err.get("move"), error_player=err.get("player"), message=err.get("message"),
-        scores=[report.final_scores.get(p["name"], 0) for p in players] if parsed else [],
-        winners=list(report.winners),
-        source_format=report.format,
-        original=None if imported is None else data.decode("utf-8"),
-        import_problems=report.problems,
-    )
-    return Checked(row, parsed, report)
+    """Read, import and verify a log (``replay.core.verify.verify``, the one path), and make
+    its library row. Raises ``LogFormatError`` (with its JSON path) for input that is not a
+    readable log; a well-formed log that breaks a rule is checked all the same (its verdict
+    says so)."""
+    report = verify(data, max_bytes=max_bytes, name=source, keep=True)
+    return Checked(game_row(report), report.record, report)
 
 
 def save(db: Database, checked: Checked) -> tuple[store.GameRow, bool]:
     """Store a checked game; identical logs get the same id. Returns the row and whether it
     was new."""
-    row = checked.row
-    existing = store.find(db, row.id)
-    if existing is not None and existing.sha256 != row.sha256:
-        row = replace(row, id=row.sha256)  # two logs share the first digits: use them all
-        existing = store.find(db, row.id)
-    if existing is not None:
-        return existing, False
-    if not store.insert(db, row):
-        found = store.find(db, row.id)
-        assert found is not None
-        return found, False
-    return row, True
+    return save_row(db, checked.row)
 
 
 # --------------------------------------------------------------------------- summaries
@@ -221,7 +160,7 @@ class Entry:
         if self.parsed is None:
             return None
         if self._report is None:
-            self._report = verify_parsed(self.parsed, self.row.id, self.parsed.playback)
+            self._report = judge(self.parsed, self.parsed.playback, Report(self.row.id))
         return self._report
 
     def default_position(self) -> int:

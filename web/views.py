@@ -16,11 +16,12 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from replay import svg
+from replay.core.errors import LogFormatError
 from replay.core.family import families
 
 from . import db as store
 from . import viewer
-from .games import MAX_OFFSET, BadLog, cache, check, entry_or_404, log_limit, query_int, save
+from .games import MAX_OFFSET, cache, check, entry_or_404, log_limit, query_int, save
 from .limits import check_rate
 
 bp = Blueprint("pages", __name__)
@@ -109,10 +110,10 @@ def upload() -> ResponseReturnValue:
         data = text.encode("utf-8")
     else:
         return render_template("upload.html", limit=log_limit(), text=text,
-                               error=BadLog("choose a file or paste a log")), 400
+                               error=LogFormatError("choose a file or paste a log")), 400
     try:
         checked = check(data, log_limit())
-    except BadLog as exc:
+    except LogFormatError as exc:
         return render_template("upload.html", limit=log_limit(), text=text, error=exc), 400
     db = store.get_db()
     row, _ = save(db, checked)

@@ -1,8 +1,9 @@
 """``python -m replay ingest SRC... --db games.db``: a corpus into the web app's library.
 
-The workers check each game as an upload is checked (``web.games.check``: decode, import a
-foreign save, verify) and send back the row to store; this process stores the rows in
-batches, one ``BEGIN IMMEDIATE`` transaction each (``web.db.write``), so a running server
+The workers check each game as an upload is checked (``replay.core.verify.verify``: read,
+import a foreign save, verify; ``replay.library.rows.game_row``) and send back the row to
+store; this process stores the rows in batches, one ``BEGIN IMMEDIATE`` transaction each
+(``replay.library.store.write``), so a running server
 keeps answering meanwhile. A log is stored once: its id is the start of its sha256 (the
 whole sha256 when two logs share the start), and a log already in the library, or met twice
 in the corpus, is counted as a duplicate. An unreadable or schema-invalid file is not stored
@@ -20,39 +21,32 @@ from typing import Any
 
 from ..core.errors import LogFormatError
 from ..core.json_input import MAX_BYTES
-from ..core.verify import EXIT_INTERNAL, EXIT_UNREADABLE, EXIT_VALID
+from ..core.verify import EXIT_INTERNAL, EXIT_UNREADABLE, EXIT_VALID, internal_message, verify
+from ..library import store as library
+from ..library.rows import game_row
 from .report import reason
 from .runner import LocalPool, run, tasks
 from .sources import DEFAULT_LIMITS, Limits, walk
-from .work import Row, Task, failed_row, internal_message, read_bounded, warm
+from .work import Row, Task, failed_row, warm
 
 
 def check_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
     """The library row of one item (``store``), or why it cannot be stored; never raises."""
-    from web.games import BadLog, check
-
     index, name, path, data, error = task
     if error is not None:
         return failed_row(index, name, "unreadable", error)
     try:
-        if data is None:
-            assert path is not None
-            try:
-                data = read_bounded(path, max_bytes)
-            except LogFormatError as exc:
-                return failed_row(index, name, "unreadable", exc.message)
-            except OSError as exc:
-                return failed_row(index, name, "unreadable",
-                                  f"cannot read file {name!r}: {exc.strerror or exc}")
+        report = verify(data if data is not None else path or "", max_bytes=max_bytes,
+                        name=name)
         try:
-            checked = check(data, max_bytes, name)
-        except BadLog as exc:
+            row = game_row(report)
+        except LogFormatError as exc:
             where = f"{exc.path}: " if exc.path else ""
             return failed_row(index, name, "unreadable", where + exc.message)
     except Exception as exc:  # a bug of ours
         return failed_row(index, name, "internal", internal_message(exc))
-    return {"index": index, "name": name, "verdict": checked.row.verdict, "exit": 0,
-            "message": None, "store": checked.row.as_row()}
+    return {"index": index, "name": name, "verdict": row.verdict, "exit": 0,
+            "message": None, "store": row.as_row()}
 
 
 def check_batch(tasks: list[Task], max_bytes: int = MAX_BYTES) -> list[Row]:
@@ -92,8 +86,6 @@ class Ingested:
 
 def store(db: Any, rows: list[dict[str, Any]]) -> tuple[int, int, list[str]]:
     """Store library rows in one transaction: (new, duplicates, verdicts of the new)."""
-    from web import db as library
-
     new, dup, verdicts = 0, 0, []
     seen: set[str] = set()
     with library.write(db):
@@ -125,8 +117,6 @@ def ingest(sources: Sequence[str], path: str, jobs: int | None = None,
            batch_rows: int = 500) -> Ingested:
     """Check every game of ``sources`` on ``jobs`` workers and store them in the library
     at ``path`` (created and migrated when new)."""
-    from web import db as library
-
     library.migrate(path)
     db = library.connect(path)
     result = Ingested()

@@ -26,6 +26,10 @@ class LogFormatError(ReplayError):
     def __repr__(self) -> str:
         return f"LogFormatError(message={self.message!r}, path={self.path!r})"
 
+    def as_json(self) -> dict[str, str]:
+        """The error as the API answers it (rule L1, the message, the JSON pointer)."""
+        return {"rule": "L1", "message": self.message, "path": self.path}
+
 
 class TileSetError(ReplayError):
     """A tile-set file is unreadable, schema-invalid or inconsistent."""

@@ -21,6 +21,7 @@ The schema's own ``maxItems`` are stricter; these limits exist because some sche
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from typing import Any
@@ -93,6 +94,24 @@ def _orjson_pays(size: int) -> bool:
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def read_bounded(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> bytes:
+    """The bytes of the file at ``path``, read at most once and never past ``max_bytes``;
+    ``LogFormatError`` when it is larger or cannot be read (the reason and the path said)."""
+    try:
+        with open(path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size > max_bytes:
+                raise LogFormatError(f"the log is {size} bytes; the limit is {max_bytes} bytes")
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise LogFormatError(f"cannot read file {os.path.abspath(path)!r}: "
+                             f"{exc.strerror or exc}") from None
+    if len(data) > max_bytes:  # grew while read
+        raise LogFormatError(f"the log is over {max_bytes} bytes; the limit is {max_bytes} "
+                             "bytes")
+    return data
 
 
 def decode(data: bytes | str, max_bytes: int = MAX_BYTES, fast: bool = True) -> Any:

@@ -18,7 +18,15 @@ from typing import IO, TYPE_CHECKING, Any
 from . import header_check
 from .errors import LogFormatError
 from .family import Family, GameConfig, Player, family
-from .json_input import MAX_BYTES, MAX_MOVES, check_bounds, check_strings, decode, pointer
+from .json_input import (
+    MAX_BYTES,
+    MAX_MOVES,
+    check_bounds,
+    check_strings,
+    decode,
+    pointer,
+    read_bounded,
+)
 from .schemas import validator
 from .values import replace, value_type
 
@@ -76,16 +84,7 @@ value_type(GameRecord, "family config moves move_claims final_claims winner_clai
 
 def read_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> Any:
     """The decoded JSON of a log file (``LogFormatError`` naming the path when unreadable)."""
-    try:
-        size = os.stat(path).st_size
-        if size > max_bytes:
-            raise LogFormatError(f"the log is {size} bytes; the limit is {max_bytes} bytes")
-        with open(path, "rb") as fh:
-            data = fh.read(max_bytes + 1)
-    except OSError as exc:
-        raise LogFormatError(f"cannot read file {os.path.abspath(path)!r}: "
-                             f"{exc.strerror or exc}") from None
-    return decode(data, max_bytes)
+    return decode(read_bounded(path, max_bytes), max_bytes)
 
 
 Source = str | os.PathLike[str] | bytes | bytearray | IO[bytes] | IO[str] | Mapping[str, Any]

@@ -1,22 +1,27 @@
-"""The verifier (L1-L4): replay a log and say whether every move and every claim is right.
+"""The verifier (L1-L4): read a log, import it when it is foreign, replay it, and say whether
+every move and every claim is right.
 
-The claims (L2) are compared here once; the viewer shows the ones of a position from the
-report (``claims_at``)."""
+``verify`` is the one path from a source to a ``Report``: the command line, the web app (upload,
+API), the audit's workers and ``ingest`` all call it. The claims (L2) are compared here once;
+the viewer shows the ones of a position from the report (``claims_at``)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from . import hashing
 from .errors import IllegalMove, LogFormatError
+from .json_input import MAX_BYTES, check_strings, decode, read_bounded
 from .playback import Playback, play_through
-from .record import GameRecord, Source, foreign, load, parse
-from .values import value_type
+from .record import GameRecord, Source, foreign, parse
+from .values import replace, value_type
 
 EXIT_VALID, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
 EXIT_INTERNAL = 3  # a bug of ours, never a verdict on the log
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command whose reader went away
+INTERNAL = "internal"  # the rule of a report on a log the verifier failed on (a bug of ours)
 
 
 def move_number(index: int) -> int:
@@ -29,14 +34,73 @@ def move_number(index: int) -> int:
     return index + 1
 
 
+class Fault:
+    """Why a log is not valid: the rule, the message, and where (the 0-based index of the
+    move, the player, the JSON pointer of an unreadable value; None where it does not
+    apply)."""
+
+    __slots__ = ("rule", "message", "move", "player", "path")
+    rule: str  # L1 (unreadable), L2 (a wrong claim), a rule id, or INTERNAL
+    message: str
+    move: int | None
+    player: str | None
+    path: str | None  # "" for the whole file
+
+    def __init__(self, rule: str, message: str, move: int | None = None,
+                 player: str | None = None, path: str | None = None) -> None:
+        self.rule = rule
+        self.message = message
+        self.move = move
+        self.player = player
+        self.path = path
+
+    def as_json(self) -> dict[str, Any]:
+        if self.rule == INTERNAL:
+            return {"rule": self.rule, "message": self.message}
+        return {"move": self.move, "player": self.player, "rule": self.rule,
+                "message": self.message, "path": self.path}
+
+
+class Claim:
+    """A wrong claim of the log (L2): what it claimed, what the replay gives, after which move
+    (0-based; None: at the end) and of which player (None: the winners)."""
+
+    __slots__ = ("move", "player", "claimed", "actual", "message")
+    move: int | None
+    player: str | None
+    claimed: Any
+    actual: Any
+    message: str
+
+    def __init__(self, move: int | None, player: str | None, claimed: Any, actual: Any,
+                 message: str) -> None:
+        self.move = move
+        self.player = player
+        self.claimed = claimed
+        self.actual = actual
+        self.message = message
+
+    def as_json(self) -> dict[str, Any]:
+        return {"move": self.move, "player": self.player, "claimed": self.claimed,
+                "actual": self.actual, "message": self.message}
+
+
+value_type(Fault, "rule message move player path")
+value_type(Claim, "move player claimed actual message")
+
+
 class Report:
     """The verdict on one log: valid or not, where it fails, scores, hashes, wrong claims.
 
-    Made with the source and, at most, ``readable``; the verifier fills in the rest."""
+    Besides the verdict it keeps what was read, for a caller that stores the game: ``data``
+    (the bytes, when the source was not a decoded value), ``log`` (the log v1 verified: the
+    decoded source, or what its importer made of it), ``game`` (the family it names) and
+    ``record`` (the parsed log; with ``verify(..., keep=True)`` its ``playback`` is the one
+    verified, with events and checkpoints for viewing)."""
 
     __slots__ = ("source", "valid", "readable", "finished", "moves", "moves_played",
-                 "final_scores", "winners", "state_hash", "hashes", "error", "claims", "format",
-                 "problems")
+                 "final_scores", "winners", "state_hash", "hashes", "failure", "claims",
+                 "format", "problems", "game", "data", "log", "record")
     source: str
     valid: bool
     readable: bool
@@ -46,11 +110,15 @@ class Report:
     final_scores: dict[str, int]
     winners: list[str]
     state_hash: str | None
-    hashes: list[str]
-    error: dict[str, Any] | None
-    claims: list[dict[str, Any]]
+    hashes: list[str]  # the state hash after each move played (L4)
+    failure: Fault | None
+    claims: list[Claim]
     format: str  # "log v1", or the foreign format it was imported from
-    problems: list[dict[str, Any]]  # met while importing
+    problems: list[Any]  # ``importing.Problem``s met while importing
+    game: str | None
+    data: bytes | None
+    log: Any
+    record: GameRecord | None
 
     def __init__(self, source: str, readable: bool = True) -> None:
         self.source = source
@@ -63,24 +131,42 @@ class Report:
         self.winners = []
         self.state_hash = None
         self.hashes = []
-        self.error = None
+        self.failure = None
         self.claims = []
         self.format = "log v1"
         self.problems = []
+        self.game = None
+        self.data = None
+        self.log = None
+        self.record = None
+
+    @property
+    def internal(self) -> bool:
+        """Whether the verifier failed on this log (a bug of ours, not a verdict)."""
+        return self.failure is not None and self.failure.rule == INTERNAL
 
     @property
     def exit_code(self) -> int:
+        if self.internal:
+            return EXIT_INTERNAL
         if not self.readable:
             return EXIT_UNREADABLE
         return EXIT_VALID if self.valid else EXIT_ILLEGAL
 
     def as_json(self) -> dict[str, Any]:
+        """What ``verify --json`` prints (``move_hashes``: the state hash after each move
+        played, 16 hex digits each, one after the other)."""
+        error = None if self.failure is None else self.failure.as_json()
+        if self.internal:
+            return {"file": self.source, "valid": None, "error": error}
         return {
             "file": self.source, "valid": self.valid, "finished": self.finished,
             "moves": self.moves, "moves_played": self.moves_played,
             "final_scores": self.final_scores, "winners": self.winners,
-            "state_hash": self.state_hash, "error": self.error, "claims": self.claims,
-            "format": self.format, "import_problems": self.problems,
+            "state_hash": self.state_hash, "error": error,
+            "claims": [c.as_json() for c in self.claims],
+            "format": self.format, "import_problems": [p.as_json() for p in self.problems],
+            "game": self.game, "move_hashes": "".join(self.hashes),
         }
 
     def line(self) -> str:
@@ -94,91 +180,178 @@ class Report:
         return f"{name} ({self.format}{problems}): {rest}"
 
     def _line(self) -> str:
-        if self.error is not None:
-            e = self.error
-            if e.get("path") is not None:  # "": the whole file, named by the message
-                where = f"{e['path']}: " if e["path"] else ""
-                return f"{self.source}: unreadable: {where}{e['message']}"
-            notes = [e["player"]] if e.get("player") else []
-            if e.get("move") is not None:
-                where = f"move {move_number(e['move'])}"
-                notes.append(f"log entry /moves/{e['move']}")
+        e = self.failure
+        if e is not None:
+            if e.rule == INTERNAL:
+                return f"{self.source}: {e.message}"
+            if e.path is not None:  # "": the whole file, named by the message
+                where = f"{e.path}: " if e.path else ""
+                return f"{self.source}: unreadable: {where}{e.message}"
+            notes = [e.player] if e.player else []
+            if e.move is not None:
+                where = f"move {move_number(e.move)}"
+                notes.append(f"log entry /moves/{e.move}")
             else:
-                where = "the end" if e["rule"] == "L2" else "header"
+                where = "the end" if e.rule == "L2" else "header"
             who = f" ({', '.join(notes)})" if notes else ""
-            return f"{self.source}: INVALID at {where}{who}: {e['rule']}: {e['message']}"
+            return f"{self.source}: INVALID at {where}{who}: {e.rule}: {e.message}"
         scores = ", ".join(f"{n} {s}" for n, s in self.final_scores.items())
+        n = self.moves_played
         if not self.finished:
-            n = self.moves_played
             return (f"{self.source}: valid so far, unfinished after {n} move{'s' * (n != 1)} "
                     f"(scores {scores})")
-        n = self.moves_played
         return (f"{self.source}: valid, {n} move{'s' * (n != 1)}; final scores {scores}; "
                 f"winner{'s' if len(self.winners) > 1 else ''} {', '.join(self.winners)}")
 
+    def _refuse(self, exc: LogFormatError) -> Report:
+        """This report made the one of an unreadable log (L1)."""
+        self.readable = False
+        self.failure = Fault("L1", exc.message, path=exc.path)
+        fmt = getattr(exc, "format", None)
+        if fmt is not None:  # an import refused: say which format, and every problem met
+            self.format = fmt
+            self.problems = list(exc.problems)  # type: ignore[attr-defined]
+        return self
 
 
 value_type(Report, "source valid readable finished moves moves_played final_scores winners "
-           "state_hash hashes error claims format problems", frozen=False, by_init=False)
+           "state_hash hashes failure claims format problems game data log record",
+           compare="source valid readable finished moves moves_played final_scores winners "
+                   "state_hash hashes failure claims format problems game",
+           frozen=False, by_init=False)
 
 
-def verify_data(data: Any, source: str = "<log>", material: Any = None) -> Report:
-    """The report on a decoded log (``material``: a tile-set file replacing the built-in)."""
+def internal_message(exc: BaseException) -> str:
+    """The one line said of an exception that is a bug of ours."""
+    return (f"internal error ({type(exc).__name__}: {str(exc)[:200]}); this is a bug of the "
+            "verifier, not a verdict on the log: please report it with the log")
+
+
+def internal_report(source: str, exc: BaseException) -> Report:
+    """The report on a log the verifier failed on (exit 3): a bug of ours, said per log so
+    that a command over many logs goes on."""
     report = Report(source)
+    report.failure = Fault(INTERNAL, internal_message(exc))
+    return report
+
+
+def _label(source: Source, name: str | None) -> str:
+    if name is not None:
+        return name
+    if isinstance(source, os.PathLike) or (isinstance(source, str)
+                                           and not source.lstrip().startswith("{")):
+        return os.fspath(source)
+    return "<log>"
+
+
+def _read(source: Source, max_bytes: int) -> tuple[bytes | None, Any]:
+    """The bytes of a source (None for a decoded value) and its decoded JSON."""
+    if isinstance(source, bytes | bytearray):
+        data = bytes(source)
+    elif isinstance(source, str) and source.lstrip().startswith("{"):
+        return None, decode(source, max_bytes)  # a log's text
+    elif isinstance(source, str | os.PathLike):
+        data = read_bounded(source, max_bytes)
+    elif hasattr(source, "read"):
+        got = source.read(max_bytes + 1)
+        if isinstance(got, str):
+            return None, decode(got, max_bytes)
+        data = bytes(got)
+    elif isinstance(source, Mapping):
+        check_strings(source)
+        return None, source
+    else:
+        raise TypeError(f"cannot read a game from {type(source).__name__}: give a path, a "
+                        "file, bytes, text or a decoded JSON object")
+    return data, decode(data, max_bytes)
+
+
+def verify(source: Source, material: Any = None, max_bytes: int = MAX_BYTES,
+           name: str | None = None, *, keep: bool = False) -> Report:
+    """Verify a log given as a path, an open file, bytes, text or a decoded JSON value: read
+    it (at most ``max_bytes``), convert it when it is a foreign saved game (its family's
+    importers), replay it and compare its claims.
+
+    Never raises for bad input: an unreadable log is a report with ``readable`` false.
+    ``material``: a tile-set file replacing the family's built-in one (HG13); ``name``: the
+    source's name in the report; ``keep``: replay with the events and checkpoints a viewer
+    needs, kept as ``report.record.playback``."""
+    report = Report(_label(source, name))
     try:
-        log = parse(data, material)
+        report.data, value = _read(source, max_bytes)
     except LogFormatError as exc:
-        report.readable = False
-        report.error = {"move": None, "player": None, "rule": "L1", "message": exc.message,
-                        "path": exc.path}
-        return report
-    except IllegalMove as exc:
-        report.error = {"move": None, "player": None, "rule": exc.rule, "message": exc.message,
-                        "path": None}
-        return report
-    return verify_parsed(log, source)
+        return report._refuse(exc)
+    return verify_value(value, report, material, keep)
 
 
-def verify_parsed(log: GameRecord, source: str = "<log>",
-                  playback: Playback | None = None) -> Report:
-    """The report on a record read already (from its ``playback`` when one is at hand)."""
-    report = Report(source)
-    report.moves = len(log.moves)
-    r = playback or play_through(log, keep_events=False, checkpoints=False)
-    game = r.state
-    names = [p.name for p in log.config.players]
-    report.hashes = r.hashes
-    if r.error is not None:
-        e = r.error
-        report.error = {"move": e.move, "player": e.player, "rule": e.rule,
-                        "message": e.message, "path": None}
-    for i, claim in sorted(log.move_claims.items()):
-        if i < len(r.scores):
-            _compare(report, claim, dict(zip(names, r.scores[i], strict=True)), i)
+def verify_value(value: Any, report: Report | str = "<log>", material: Any = None,
+                 keep: bool = False) -> Report:
+    """``verify`` of a decoded JSON value that ``json_input.decode`` gave (its strings are not
+    checked again), into ``report`` (or a new one of that name)."""
+    if isinstance(report, str):
+        report = Report(report)
+    try:
+        imported = foreign(value)
+    except LogFormatError as exc:
+        return report._refuse(exc)
+    if imported is not None:
+        report.format = imported.format
+        report.problems = list(imported.problems)
+        value = imported.log
+    report.log = value
+    if type(value) is dict and type(value.get("game")) is str:
+        report.game = value["game"]
+    try:
+        record = parse(value, material)
+    except LogFormatError as exc:
+        return report._refuse(exc)
+    except IllegalMove as exc:  # a well-formed header that breaks a rule
+        report.failure = Fault(exc.rule, exc.message)
+        return report
+    if imported is not None:
+        record = replace(record, imported=imported)
+    report.record = record
+    if keep:
+        return judge(record, record.playback, report)
+    return judge(record, play_through(record, keep_events=False, checkpoints=False), report)
+
+
+def judge(record: GameRecord, playback: Playback, report: Report | None = None) -> Report:
+    """The verdict on a parsed log from its ``playback``, written into ``report`` (a new one
+    named by nothing when not given): what ``verify`` does after reading."""
+    report = report if report is not None else Report("<log>")
+    report.moves = len(record.moves)
+    game = playback.state
+    names = [p.name for p in record.config.players]
+    report.hashes = playback.hashes
+    if playback.error is not None:
+        e = playback.error
+        report.failure = Fault(e.rule, e.message, e.move, e.player)
+    for i, claim in sorted(record.move_claims.items()):
+        if i < len(playback.scores):
+            _compare(report, claim, dict(zip(names, playback.scores[i], strict=True)), i)
     report.moves_played = game.moves_played
     report.state_hash = hashing.hexdigest(game.hash)
     report.final_scores = dict(zip(names, game.scores, strict=True))
     report.finished = game.finished
-    if report.error is not None:
+    if report.failure is not None:
         return report
     if game.finished:
         report.winners = [names[p] for p in game.winners()]
-    if log.final_claims is not None:
+    if record.final_claims is not None:
         if not game.finished:
-            report.claims.append({"move": None, "player": None, "claimed": None, "actual": None,
-                                  "message": "final scores are claimed but the game is unfinished"})
+            report.claims.append(Claim(None, None, None, None,
+                                       "final scores are claimed but the game is unfinished"))
         else:
-            _compare(report, log.final_claims, report.final_scores, None)
-    if (log.winner_claims is not None and game.finished
-            and sorted(log.winner_claims) != sorted(report.winners)):
-            report.claims.append({"move": None, "player": None,
-                                  "claimed": list(log.winner_claims), "actual": report.winners,
-                                  "message": f"claimed winners {list(log.winner_claims)}, "
-                                             f"replay gives {report.winners}"})
+            _compare(report, record.final_claims, report.final_scores, None)
+    if (record.winner_claims is not None and game.finished
+            and sorted(record.winner_claims) != sorted(report.winners)):
+        report.claims.append(Claim(None, None, list(record.winner_claims), report.winners,
+                                   f"claimed winners {', '.join(record.winner_claims)}; the "
+                                   f"replay gives {', '.join(report.winners)}"))
     if report.claims:
         first = report.claims[0]
-        report.error = {"move": first["move"], "player": first["player"], "rule": "L2",
-                        "message": first["message"], "path": None}
+        report.failure = Fault("L2", first.message, first.move, first.player)
         return report
     report.valid = True
     return report
@@ -189,46 +362,13 @@ def _compare(report: Report, claim: dict[str, int], actual: dict[str, int],
     for name in sorted(claim):
         if claim[name] != actual[name]:
             where = f"after move {move_number(move)}" if move is not None else "at the end"
-            report.claims.append({
-                "move": move, "player": name, "claimed": claim[name], "actual": actual[name],
-                "message": f"{name} is claimed to have {claim[name]} points {where}; "
-                           f"the replay gives {actual[name]}"})
+            report.claims.append(Claim(
+                move, name, claim[name], actual[name],
+                f"{name} is claimed to have {claim[name]} points {where}; the replay gives "
+                f"{actual[name]}"))
 
 
-def verify_file(path: str | os.PathLike[str], material: Any = None,
-                max_bytes: int | None = None) -> Report:
-    """The report on a log file (an unreadable file is a report too, never an exception)."""
-    return verify(path, material, max_bytes, str(path))
-
-
-def verify(source: Source, material: Any = None, max_bytes: int | None = None,
-           name: str | None = None) -> Report:
-    """Verify a log given as a path, an open file, bytes, text or a decoded JSON value.
-
-    Never raises for bad input: an unreadable log is a report with ``readable`` false."""
-    label = name or (str(source) if isinstance(source, str | os.PathLike) else "<log>")
-    try:
-        data = load(source) if max_bytes is None else load(source, max_bytes)
-        imported = foreign(data)
-    except LogFormatError as exc:
-        report = Report(label, readable=False)
-        report.error = {"move": None, "player": None, "rule": "L1", "message": exc.message,
-                        "path": exc.path}
-        fmt = getattr(exc, "format", None)
-        if fmt is not None:  # an import refused: say which format, and every problem met
-            report.format = fmt
-            report.problems = [p.as_json() for p in exc.problems]  # type: ignore[attr-defined]
-        return report
-    if imported is None:
-        return verify_data(data, label, material)
-    report = verify_data(imported.log, label, material)
-    report.format = imported.format
-    report.problems = [p.as_json() for p in imported.problems]
-    return report
-
-
-def claims_at(report: Report, n: int, moves: int) -> list[dict[str, Any]]:
+def claims_at(report: Report, n: int, moves: int) -> list[Claim]:
     """The wrong claims (L2) to show at position ``n`` of a log of ``moves`` moves."""
     return [c for c in report.claims
-            if (c["move"] is not None and c["move"] == n - 1)
-            or (c["move"] is None and n == moves)]
+            if (c.move is not None and c.move == n - 1) or (c.move is None and n == moves)]

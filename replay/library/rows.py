@@ -1,0 +1,70 @@
+"""A verified game as the library stores it: the row made from a ``verify`` report, and saving
+it once (identical logs get the same id)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from sqlite_utils import Database
+
+from ..core.errors import LogFormatError
+from ..core.family import COLOURS
+from ..core.verify import Report
+from ..generate import dumps
+from .store import GameRow, find, insert
+
+ID_LENGTH = 16  # hex digits of the sha256 that name a game
+
+
+def game_row(report: Report) -> GameRow:
+    """The library row of a log ``verify`` read (a legal game or not: its verdict says so).
+
+    Raises the report's ``LogFormatError`` (with its JSON path) when the log is unreadable:
+    there is nothing to store."""
+    if not report.readable or report.log is None:
+        failure = report.failure
+        raise LogFormatError(failure.message if failure else "unreadable",
+                             (failure.path or "") if failure else "")
+    value = report.log
+    imported = report.format != "log v1"
+    data = report.data if report.data is not None else dumps(value).encode("utf-8")
+    sha = hashlib.sha256(data).hexdigest()
+    parsed = report.record
+    if parsed is not None:
+        players = [{"name": p.name, "colour": p.colour} for p in parsed.config.players]
+    else:  # a header that breaks a rule: the seats as written
+        players = [{"name": str(p["name"]), "colour": str(p.get("colour") or COLOURS[i % 6])}
+                   for i, p in enumerate(value["players"])]
+    failure = report.failure
+    return GameRow(
+        id=sha[:ID_LENGTH], sha256=sha, created=datetime.now(UTC).isoformat(timespec="seconds"),
+        size=len(data), log=data.decode("utf-8") if not imported else dumps(value),
+        game=str(value["game"]), expansions=[str(x) for x in value.get("expansions", [])],
+        players=players, moves=len(value["moves"]), moves_played=report.moves_played,
+        finished=report.finished, verdict="valid" if report.valid else "invalid",
+        rule=failure.rule if failure else None, error_move=failure.move if failure else None,
+        error_player=failure.player if failure else None,
+        message=failure.message if failure else None,
+        scores=[report.final_scores.get(p["name"], 0) for p in players] if parsed else [],
+        winners=list(report.winners), source_format=report.format,
+        original=data.decode("utf-8") if imported else None,
+        import_problems=[p.as_json() for p in report.problems],
+    )
+
+
+def save(db: Database, row: GameRow) -> tuple[GameRow, bool]:
+    """Store a game's row; identical logs get the same id. Returns the stored row and
+    whether it was new."""
+    existing = find(db, row.id)
+    if existing is not None and existing.sha256 != row.sha256:
+        row = replace(row, id=row.sha256)  # two logs share the first digits: use them all
+        existing = find(db, row.id)
+    if existing is not None:
+        return existing, False
+    if not insert(db, row):
+        found = find(db, row.id)
+        assert found is not None
+        return found, False
+    return row, True

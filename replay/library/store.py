@@ -1,0 +1,230 @@
+"""The library of stored games: an embedded SQLite file through sqlite-utils, with its
+migrations. The web app (``web.db``) and ``ingest`` (``replay.audit.ingest``) both store here.
+
+Schema changes are sqlite-utils (4.x) migrations: functions registered on ``migrations`` in
+order; ``migrate`` applies the pending ones (the web app at start-up) and records them in
+``_sqlite_migrations``. A new change is a new function at the end, never an edit of an old one.
+
+One row per distinct log (``games``; the id is the start of the log's sha256, so identical logs
+get the same id) and one row per seat (``game_players``, for the player filter). The web app
+opens a connection per request (``web.db.get_db``), as in the Flask tutorial.
+
+Several threads and several server processes write to one file. So that no write ever fails
+with "database is locked": the file is in WAL mode (readers never wait for the writer), every
+connection waits up to ``BUSY_TIMEOUT`` seconds for the lock, and a transaction that reads
+before it writes takes the write lock first (``BEGIN IMMEDIATE``, see ``write``): a deferred
+transaction that reads and then asks for the lock fails at once when another commit came in
+between, whatever the timeout. Migrations run the same way, so that servers started together
+on a new file apply them once.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlite_utils import Database, Migrations
+
+migrations = Migrations("carcassonne-replay")
+
+VERDICTS = ("valid", "invalid")
+
+
+@migrations()
+def create_games(db: Database) -> None:
+    """Migration: the ``games`` table, one row per distinct log."""
+    games = db.table("games")
+    games.create({
+        "id": str, "sha256": str, "created": str, "size": int, "log": str,
+        "game": str, "expansions": str, "players": str, "moves": int, "moves_played": int,
+        "finished": int, "verdict": str, "rule": str, "error_move": int, "error_player": str,
+        "message": str, "scores": str, "winners": str,
+    }, pk="id", not_null=["sha256", "created", "log", "verdict", "players"])
+    games.create_index(["sha256"], unique=True)
+    games.create_index(["created"])
+    games.create_index(["verdict", "created"])
+
+
+@migrations()
+def create_game_players(db: Database) -> None:
+    """Migration: the ``game_players`` table, one row per seat (for the player filter)."""
+    seats = db.table("game_players")
+    seats.create({"game_id": str, "seat": int, "name": str, "colour": str, "score": int},
+                 pk=("game_id", "seat"), foreign_keys=[("game_id", "games", "id")],
+                 not_null=["name"])
+    seats.create_index(["name"])
+
+
+@migrations()
+def create_rate_counts(db: Database) -> None:
+    """Migration: the ``rate_counts`` table (heavy requests per client and window, see
+    ``web.limits``)."""
+    db.table("rate_counts").create({"client": str, "window": int, "n": int},
+                                   pk=("client", "window"))
+
+
+@migrations()
+def add_source_format(db: Database) -> None:
+    """Migration: where a game came from (``source_format``: "log v1" or the foreign format it
+    was imported from), the foreign file itself (``original``, None for a log v1) and the
+    problems met converting it (``import_problems``, a JSON list)."""
+    games = db.table("games")
+    games.add_column("source_format", str, not_null_default="log v1")
+    games.add_column("original", str)
+    games.add_column("import_problems", str, not_null_default="[]")
+
+
+BUSY_TIMEOUT = 30.0  # seconds a connection waits for another one's write lock
+
+
+def connect(path: str) -> Database:
+    """A connection to the SQLite file at ``path`` (sqlite-utils plugins not run)."""
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, check_same_thread=False)
+    return Database(conn, execute_plugins=False)
+
+
+@contextmanager
+def write(db: Database) -> Iterator[Database]:
+    """A transaction holding the write lock from its start (``BEGIN IMMEDIATE``): what it
+    reads stays true until it commits. Waits up to ``BUSY_TIMEOUT`` for the lock."""
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.rollback()
+        raise
+    db.conn.commit()
+
+
+def migrate(path: str) -> None:
+    """Put the file in WAL mode and apply the pending migrations, once, even when several
+    processes start on a new file together."""
+    db = connect(path)
+    try:
+        if db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            db.conn.execute("PRAGMA journal_mode=wal")
+        with write(db):
+            migrations.apply(db)
+    finally:
+        db.close()
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A stored game as the pages and the API read it."""
+
+    id: str
+    sha256: str
+    created: str
+    size: int
+    log: str
+    game: str
+    expansions: list[str]
+    players: list[dict[str, str]]  # name, colour
+    moves: int
+    moves_played: int
+    finished: bool
+    verdict: str  # "valid" | "invalid"
+    rule: str | None
+    error_move: int | None  # 0-based index of the failing move (None: header or final claim)
+    error_player: str | None
+    message: str | None
+    scores: list[int]
+    winners: list[str]
+    source_format: str = "log v1"
+    original: str | None = None  # the foreign file an import was made from
+    import_problems: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> GameRow:
+        return cls(
+            id=row["id"], sha256=row["sha256"], created=row["created"], size=row["size"],
+            log=row["log"], game=row["game"], expansions=json.loads(row["expansions"]),
+            players=json.loads(row["players"]), moves=row["moves"],
+            moves_played=row["moves_played"], finished=bool(row["finished"]),
+            verdict=row["verdict"], rule=row["rule"], error_move=row["error_move"],
+            error_player=row["error_player"], message=row["message"],
+            scores=json.loads(row["scores"]), winners=json.loads(row["winners"]),
+            source_format=row.get("source_format") or "log v1", original=row.get("original"),
+            import_problems=json.loads(row.get("import_problems") or "[]"),
+        )
+
+    def as_row(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "sha256": self.sha256, "created": self.created, "size": self.size,
+            "log": self.log, "game": self.game, "expansions": json.dumps(self.expansions),
+            "players": json.dumps(self.players, ensure_ascii=False), "moves": self.moves,
+            "moves_played": self.moves_played, "finished": int(self.finished),
+            "verdict": self.verdict, "rule": self.rule, "error_move": self.error_move,
+            "error_player": self.error_player, "message": self.message,
+            "scores": json.dumps(self.scores),
+            "winners": json.dumps(self.winners, ensure_ascii=False),
+            "source_format": self.source_format, "original": self.original,
+            "import_problems": json.dumps(self.import_problems, ensure_ascii=False),
+        }
+
+
+def find(db: Database, game_id: str) -> GameRow | None:
+    """The stored game ``game_id``, or None."""
+    rows = list(db.query("select * from games where id = ?", [game_id]))
+    return GameRow.from_row(rows[0]) if rows else None
+
+
+def insert(db: Database, game: GameRow) -> bool:
+    """Store a game unless a game with its id is there already; True when it was stored."""
+    with write(db):
+        if find(db, game.id) is not None:
+            return False
+        db.table("games").insert(game.as_row())
+        db.table("game_players").insert_all([
+            {"game_id": game.id, "seat": i, "name": p["name"], "colour": p["colour"],
+             "score": game.scores[i] if i < len(game.scores) else None}
+            for i, p in enumerate(game.players)])
+    return True
+
+
+# the library never needs the log text itself
+LIST_COLUMNS = ("id, sha256, created, size, '' as log, game, expansions, players, moves, "
+                "moves_played, finished, verdict, rule, error_move, error_player, message, "
+                "scores, winners, source_format, null as original, import_problems")
+
+
+def _like(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+SORTS = {  # the library's orders: name -> SQL (always ending in a unique key)
+    "date": "created {d}, id {d}",
+    "moves": "moves_played {d}, created desc, id",
+    "game": "game {d}, expansions {d}, created desc, id",
+    "verdict": "verdict {d}, finished {d}, created desc, id",
+    "players": "json_array_length(players) {d}, players {d}, created desc, id",
+    "source": "source_format {d}, created desc, id",
+}
+
+
+def search(db: Database, verdict: str | None = None, player: str | None = None,
+           limit: int = 50, offset: int = 0, sort: str = "date",
+           descending: bool = True) -> tuple[list[GameRow], int]:
+    """Games filtered by verdict and by (part of) a player's name, in the order ``sort`` names
+    (one of ``SORTS``; by default newest first); and how many games match in all."""
+    where = []
+    params: dict[str, Any] = {"limit": limit, "offset": offset}
+    if verdict in VERDICTS:
+        where.append("verdict = :verdict")
+        params["verdict"] = verdict
+    if player:
+        where.append("id in (select game_id from game_players "
+                     "where name like :player escape '\\')")
+        params["player"] = _like(player)
+    clause = f" where {' and '.join(where)}" if where else ""
+    total = next(db.query(f"select count(*) as n from games{clause}", params))["n"]
+    order = SORTS.get(sort, SORTS["date"]).format(d="desc" if descending else "asc")
+    rows = db.query(f"select {LIST_COLUMNS} from games{clause} order by {order} "
+                    f"limit :limit offset :offset", params)
+    return [GameRow.from_row(r) for r in rows], int(total)
