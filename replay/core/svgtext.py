@@ -16,6 +16,7 @@ from html import escape
 __all__ = ["element", "esc", "num", "open_tag", "wrap"]
 
 _NAMES: dict[str, str] = {}  # keyword -> attribute name, filled on first use
+_ESCAPED: dict[str, str] = {}  # attribute value -> its escaped text
 
 
 def esc(text: object) -> str:
@@ -34,15 +35,28 @@ def _name(key: str) -> str:
     return name
 
 
+def _escaped(text: str) -> str:
+    """``esc(text)``, remembered: a picture repeats its colours, classes and coordinates."""
+    if len(_ESCAPED) > 100_000:  # a bound for a server that draws for days
+        _ESCAPED.clear()
+    out = _ESCAPED[text] = escape(text, True)
+    return out
+
+
 def _attributes(attributes: dict[str, object]) -> str:
-    return "".join([f' {_NAMES.get(key) or _name(key)}="{_value(value)}"'
-                    for key, value in attributes.items() if value is not None])
-
-
-def _value(value: object) -> object:
-    """An attribute value as written: text escaped, numbers as they are."""
-    kind = type(value)
-    return value if kind is int or kind is float else escape(str(value), True)
+    out = ""
+    get = _ESCAPED.get
+    for key, value in attributes.items():
+        if value is None:
+            continue
+        if isinstance(value, str):
+            text = get(value) or _escaped(value)
+        elif type(value) is int or type(value) is float:
+            text = str(value)
+        else:
+            text = esc(value)
+        out += f' {_NAMES.get(key) or _name(key)}="{text}"'
+    return out
 
 
 def open_tag(tag: str, /, **attributes: object) -> str:

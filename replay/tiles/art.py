@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.svgtext import element
+from ..core.svgtext import element, num, wrap
 from .geometry import (
     AREA_TYPES,
     CENTRE,
@@ -51,6 +51,7 @@ from .geometry import (
     rotate_point,
     side_mid,
 )
+from .icons import icon_def
 from .raster import (
     BLOCKED,
     FREE,
@@ -67,7 +68,8 @@ from .raster import (
 )
 from .tileset import Segment, TileType
 
-__all__ = ["SIZE", "Point", "TileArt", "art_key", "rotate_point", "tile_art"]
+__all__ = ["SIZE", "Point", "TileArt", "art_key", "rotate_point", "svg_id", "tile_art",
+           "tile_picture"]
 
 
 COLOURS = {
@@ -145,6 +147,28 @@ class _Work:
     def cells_of(self, i: int) -> set[int]:
         """The grid cells segment ``i`` filled."""
         return {k for k, v in enumerate(self.grid) if v == i}
+
+
+def svg_id(tile_id: str) -> str:
+    """A tile id as an XML id fragment (tile ids may hold ``/``, ``!``, ``.``, ``+``)."""
+    return "".join(ch if ch.isalnum() or ch in "-_" else f"_{ord(ch):x}" for ch in tile_id)
+
+
+def tile_picture(tile: TileType, rotation: int = 0, *, size: int | None = 64,
+                 prefix: str = "tp-") -> str:
+    """One tile on its own, as SVG (the viewer shows the next tile to play with it)."""
+    art = tile_art(tile)
+    q = (rotation // 90) % 4
+    sid = f"{prefix}t-{svg_id(tile.id)}"
+    defs = [icon_def(prefix, name) for name in sorted({name for name, _ in art.icons})]
+    uses = [element("use", href=f"#{prefix}i-{name}", x=num(rotate_point(pt, q)[0]),
+                    y=num(rotate_point(pt, q)[1])) for name, pt in art.icons]
+    turn = f" rotate({90 * q} 50 50)" if q else ""
+    return wrap("svg", element("title", f"tile {tile.id}"),
+                wrap("defs", wrap("g", art.terrain, id=sid), *defs),
+                element("use", href=f"#{sid}", transform=f"translate(0,0){turn}"), *uses,
+                xmlns="http://www.w3.org/2000/svg", class_="carcassonne-tile",
+                viewBox="-2 -2 104 104", width=size, height=size)
 
 
 def _build(tile: TileType) -> TileArt:

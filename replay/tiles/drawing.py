@@ -20,12 +20,12 @@ from typing import Any
 from ..core.colours import PLAYER_COLOURS, player_colour, text_on
 from ..core.events import Event, Score
 from ..core.playback import Failure
-from ..core.svgtext import esc as _esc
+from ..core.svgtext import element, open_tag, wrap
 from ..core.svgtext import num as _f
-from .art import SIZE, Point, TileArt, rotate_point, tile_art
+from .art import SIZE, Point, TileArt, rotate_point, svg_id, tile_art
 from .events import FigureReturned, Place
 from .features import Feature
-from .icons import CROOK, HUT, ICONS, MEEPLE, SHEEP
+from .icons import CROOK, HUT, MEEPLE, SHEEP, icon_def
 from .state import Placement, TileState
 from .tileset import ROLE, TileType
 from .words import figure_words, on_feature
@@ -43,21 +43,11 @@ GHOST_REACH = 6  # an illegal placement farther than this from the board is only
 FOLLOWERS = ("follower", "large-follower")
 # Score events whose "feature" is not a segment type: the segment types they may name.
 FEATURE_ALIASES = {"farm": ("city", "field"), "flock": ("field",)}
-ICON_SCALE = {"pennants": 1.6, "cloister": 1.2, "cathedral": 1.2, "deer": 1.4, "mammoth": 1.4,
-              "aurochs": 1.4, "tiger": 1.4}
 LYING = frozenset({"field", "meadow"})
 
 
 def _outline(fill: str) -> str:
     return "#f2f2f2" if fill == PLAYER_COLOURS["black"] else "#1b1b1b"
-
-
-
-
-
-def _sid(tile_id: str) -> str:
-    """A tile id as an XML id fragment (tile ids may hold ``/``, ``!``, ``.``, ``+``)."""
-    return "".join(ch if ch.isalnum() or ch in "-_" else f"_{ord(ch):x}" for ch in tile_id)
 
 
 def failed_tile(game: Game, move: Any) -> TileType | None:
@@ -79,7 +69,7 @@ class _Board:
         self.firsts = [p.first_node for p in game.placements]
 
     def tile_ref(self, tile: TileType) -> tuple[str, TileArt]:
-        sid = f"{self.prefix}t-{_sid(tile.id)}"
+        sid = f"{self.prefix}t-{svg_id(tile.id)}"
         art = self.tiles.get(sid)
         if art is None:
             art = tile_art(tile)
@@ -101,19 +91,12 @@ class _Board:
         return (placement.cell[0] * SIZE + x, placement.cell[1] * SIZE + y)
 
     def defs(self) -> str:
-        out = ["<defs>"]
-        for sid, art in self.tiles.items():
-            out.append(f'<g id="{sid}">{art.terrain}</g>')
-        for name in sorted(self.icons):
-            drawing = ICONS.get(name)
-            if drawing is not None:
-                out.append(f'<g id="{self.prefix}i-{name}" '
-                           f'transform="scale({ICON_SCALE.get(name, 1.3)})">{drawing}</g>')
-        out.append(f'<path id="{self.prefix}meeple" d="{MEEPLE}"/>')
-        out.append(f'<path id="{self.prefix}hut" d="{HUT}" fill-rule="evenodd"/>')
-        out.append(f'<g id="{self.prefix}sheep">{SHEEP}</g>')
-        out.append("</defs>")
-        return "".join(out)
+        out = [wrap("g", art.terrain, id=sid) for sid, art in self.tiles.items()]
+        out.extend(icon_def(self.prefix, name) for name in sorted(self.icons))
+        out.append(element("path", id=f"{self.prefix}meeple", d=MEEPLE))
+        out.append(element("path", id=f"{self.prefix}hut", d=HUT, fill_rule="evenodd"))
+        out.append(wrap("g", SHEEP, id=f"{self.prefix}sheep"))
+        return wrap("defs", *out)
 
 
 def _transform(x: int, y: int, rot: int) -> str:
@@ -168,8 +151,8 @@ def board(game: Game, *, events: Sequence[Event] = (), failure: Failure | None =
         vh += bh
         banner_svg = _banner(banner, vx, vy, vw)[0]
 
-    layers = [f'<rect class="table" x="{_f(vx)}" y="{_f(vy)}" width="{_f(vw)}" '
-              f'height="{_f(vh)}" fill="{TABLE}"/>']
+    layers = [element("rect", class_="table", x=_f(vx), y=_f(vy), width=_f(vw), height=_f(vh),
+                      fill=TABLE)]
     layers.append(_tiles(b))
     layers.append(_symbols(b))
     layers.append(_emphasis(b, events))
@@ -180,37 +163,33 @@ def board(game: Game, *, events: Sequence[Event] = (), failure: Failure | None =
         layers.append(_ghost(b, failure, tile, ghost))
     layers.append(_popups(b, events))
     layers.append(banner_svg)
-    dims = ""
-    if size is not None:
-        dims = f' width="{size}" height="{round(size * vh / vw)}"'
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="carcassonne-board" '
-            f'viewBox="{_f(vx)} {_f(vy)} {_f(vw)} {_f(vh)}"{dims} '
-            f'font-family="DejaVu Sans, Verdana, sans-serif">')
+    head = open_tag("svg", xmlns="http://www.w3.org/2000/svg", class_="carcassonne-board",
+                    viewBox=f"{_f(vx)} {_f(vy)} {_f(vw)} {_f(vh)}", width=size,
+                    height=None if size is None else round(size * vh / vw),
+                    font_family="DejaVu Sans, Verdana, sans-serif")
     return head + b.defs() + "".join(layers) + "</svg>\n"
 
 
 def _tiles(b: _Board) -> str:
-    out = ['<g class="tiles">']
+    out = []
     for p in b.game.placements:
         sid, _ = b.tile_ref(p.tile)
         x, y = p.cell
-        out.append(f'<use class="tile" href="#{sid}" transform="{_transform(x, y, p.rot)}">'
-                   f'<title>{_esc(p.tile.words)} at ({x},{y}), turned {90 * p.rot}° '
-                   f'(tile {_esc(p.tile.id)})</title></use>')
-    out.append("</g>")
-    return "".join(out)
+        title = f"{p.tile.words} at ({x},{y}), turned {90 * p.rot}° (tile {p.tile.id})"
+        out.append(wrap("use", element("title", title), class_="tile", href=f"#{sid}",
+                        transform=_transform(x, y, p.rot)))
+    return wrap("g", *out, class_="tiles")
 
 
 def _symbols(b: _Board) -> str:
-    out = ['<g class="symbols">']
+    out = []
     for p in b.game.placements:
         _, art = b.tile_ref(p.tile)
         for name, pt in art.icons:
             x, y = rotate_point(pt, p.rot)
-            out.append(f'<use href="#{b.icon(name)}" x="{_f(p.cell[0] * SIZE + x)}" '
-                       f'y="{_f(p.cell[1] * SIZE + y)}"/>')
-    out.append("</g>")
-    return "".join(out)
+            out.append(element("use", href=f"#{b.icon(name)}", x=_f(p.cell[0] * SIZE + x),
+                               y=_f(p.cell[1] * SIZE + y)))
+    return wrap("g", *out, class_="symbols")
 
 
 def _feature_index(game: Game) -> dict[tuple[str, frozenset[tuple[int, int]]], list[Feature]]:
@@ -248,15 +227,12 @@ def _emphasis(b: _Board, events: Sequence[Event]) -> str:
     scored = _scored(b, events)
     if not scored:
         return ""
-    out = [f'<g class="scored" fill="{SCORED}" fill-opacity=".45" stroke="{SCORED}" '
-           f'stroke-opacity=".9" stroke-width="4" stroke-linejoin="round">']
+    out: list[str] = []
     for ev, feats in scored:
-        kind = _esc(ev.feature)
+        kind = f"scored-{ev.feature}"
         if not feats:
-            for c in ev.cells:
-                if len(c) == 2:
-                    out.append(f'<rect class="scored-{kind}" x="{_f(c[0] * SIZE + 3)}" '
-                               f'y="{_f(c[1] * SIZE + 3)}" width="94" height="94"/>')
+            out.extend(element("rect", class_=kind, x=_f(c[0] * SIZE + 3), y=_f(c[1] * SIZE + 3),
+                               width="94", height="94") for c in ev.cells if len(c) == 2)
             continue
         for feat in feats:
             for node in sorted(feat.nodes):
@@ -265,20 +241,17 @@ def _emphasis(b: _Board, events: Sequence[Event]) -> str:
                 shape = art.emphasis[seg] if seg < len(art.emphasis) else ""
                 if shape:
                     x, y = placement.cell
-                    out.append(f'<g class="scored-{kind}" '
-                               f'transform="{_transform(x, y, placement.rot)}">{shape}</g>')
-    out.append("</g>")
-    return "".join(out)
+                    out.append(wrap("g", shape, class_=kind,
+                                    transform=_transform(x, y, placement.rot)))
+    return wrap("g", *out, class_="scored", fill=SCORED, fill_opacity=".45", stroke=SCORED,
+                stroke_opacity=".9", stroke_width="4", stroke_linejoin="round")
 
 
 def _last(events: Sequence[Event]) -> str:
-    out = []
-    for ev in events:
-        if isinstance(ev, Place):
-            x, y = ev.x, ev.y
-            out.append(f'<rect class="last" x="{_f(x * SIZE + 2.5)}" y="{_f(y * SIZE + 2.5)}" '
-                       f'width="95" height="95" fill="none" stroke="{LAST}" stroke-width="5"/>')
-    return "".join(out)
+    return "".join(element("rect", class_="last", x=_f(ev.x * SIZE + 2.5),
+                           y=_f(ev.y * SIZE + 2.5), width="95", height="95", fill="none",
+                           stroke=LAST, stroke_width="5")
+                   for ev in events if isinstance(ev, Place))
 
 
 def _figure_svg(b: _Board, kind: str, colour: str, x: float, y: float, lying: bool,
@@ -286,28 +259,28 @@ def _figure_svg(b: _Board, kind: str, colour: str, x: float, y: float, lying: bo
     fill = player_colour(colour)
     line = _outline(fill)
     tr = f"translate({_f(x)},{_f(y)})"
-    tip = f"<title>{_esc(title)}</title>"
+    tip = element("title", title)
     if kind in FOLLOWERS:
         scale = " scale(1.35)" if kind == "large-follower" else ""
         turn = " rotate(-90)" if lying else ""
-        return (f'<use class="figure {kind}{" lying" if lying else ""}{extra}" '
-                f'href="#{b.prefix}meeple" transform="{tr}{turn}{scale} scale(1.6)" '
-                f'fill="{fill}" stroke="{line}" stroke-width="1.2">{tip}</use>')
+        return wrap("use", tip, class_=f"figure {kind}{' lying' if lying else ''}{extra}",
+                    href=f"#{b.prefix}meeple", transform=f"{tr}{turn}{scale} scale(1.6)",
+                    fill=fill, stroke=line, stroke_width="1.2")
     if kind == "hut":
-        return (f'<use class="figure hut{extra}" href="#{b.prefix}hut" transform="{tr} '
-                f'scale(1.6)" fill="{fill}" stroke="{line}" stroke-width="1.2">{tip}</use>')
+        return wrap("use", tip, class_=f"figure hut{extra}", href=f"#{b.prefix}hut",
+                    transform=f"{tr} scale(1.6)", fill=fill, stroke=line, stroke_width="1.2")
     if kind == "shepherd":
-        return (f'<g class="figure shepherd{extra}" transform="{tr} scale(1.6)">{tip}'
-                f'<use href="#{b.prefix}meeple" fill="{fill}" stroke="{line}" '
-                f'stroke-width="1.2"/><path d="{CROOK}" fill="none" stroke="#5b3a1a" '
-                f'stroke-width="1.8"/></g>')
-    return (f'<circle class="figure other{extra}" cx="{_f(x)}" cy="{_f(y)}" r="8" fill="{fill}" '
-            f'stroke="{line}" stroke-width="1.5">{tip}</circle>')
+        return wrap("g", tip, element("use", href=f"#{b.prefix}meeple", fill=fill, stroke=line,
+                                      stroke_width="1.2"),
+                    element("path", d=CROOK, fill="none", stroke="#5b3a1a", stroke_width="1.8"),
+                    class_=f"figure shepherd{extra}", transform=f"{tr} scale(1.6)")
+    return wrap("circle", tip, class_=f"figure other{extra}", cx=_f(x), cy=_f(y), r="8",
+                fill=fill, stroke=line, stroke_width="1.5")
 
 
 def _figures(b: _Board) -> str:
     game = b.game
-    out = ['<g class="figures">']
+    out = []
     seen: dict[tuple[int, int], int] = {}
     for fig in game.figures_on_board():
         placement = game.board.get(fig.cell)
@@ -330,18 +303,19 @@ def _figures(b: _Board) -> str:
         if fig.kind == "shepherd":
             sheep = _flock(game, fig.node)
             if sheep:
-                out.append(f'<g class="flock" transform="translate({_f(x + 24)},{_f(y + 6)})">'
-                           f'<title>{sheep} sheep</title>'
-                           f'<use href="#{b.prefix}sheep" transform="scale(1.6)"/>'
-                           f'<text x="15" y="6" font-size="15" font-weight="bold" '
-                           f'fill="#1b1b1b" stroke="#ffffff" stroke-width="3" '
-                           f'paint-order="stroke">×{sheep}</text></g>')
-    out.append("</g>")
-    return "".join(out)
+                out.append(wrap(
+                    "g", element("title", f"{sheep} sheep"),
+                    element("use", href=f"#{b.prefix}sheep", transform="scale(1.6)"),
+                    element("text", f"×{sheep}", x="15", y="6", font_size="15",
+                            font_weight="bold", fill="#1b1b1b", stroke="#ffffff",
+                            stroke_width="3", paint_order="stroke"),
+                    class_="flock", transform=f"translate({_f(x + 24)},{_f(y + 6)})"))
+    return wrap("g", *out, class_="figures")
 
 
 def _flock(game: Game, node: int) -> int:
-    """Sheep in the flock of a shepherd's field (Hills & Sheep): the feature's sheep tokens."""
+    """Sheep in the flock of a shepherd's field: the sheep tokens an expansion put on its
+    feature."""
     tokens = getattr(game.graph.of(node), "tokens", ())
     return sum(int(t[1]) for t in tokens if isinstance(t, tuple) and len(t) == 2)
 
@@ -370,8 +344,7 @@ def _returned(b: _Board, events: Sequence[Event]) -> str:
                                " returned"))
     if not out:
         return ""
-    return ('<g class="returned" opacity=".5" stroke-dasharray="2 1.5">' + "".join(out)
-            + "</g>")
+    return wrap("g", *out, class_="returned", opacity=".5", stroke_dasharray="2 1.5")
 
 
 def _ghost(b: _Board, failure: Failure, tile: TileType, cell: tuple[int, int]) -> str:
@@ -379,16 +352,17 @@ def _ghost(b: _Board, failure: Failure, tile: TileType, cell: tuple[int, int]) -
     q = (move.rotation // 90) % 4
     sid, art = b.tile_ref(tile)
     x, y = cell
-    out = [f'<g class="ghost"><use href="#{sid}" transform="{_transform(x, y, q)}" '
-           f'opacity=".6"><title>illegal: tile {_esc(tile.id)} at ({x},{y}), '
-           f'{move.rotation}°</title></use>']
-    out.append(f'<rect x="{_f(x * SIZE + 2)}" y="{_f(y * SIZE + 2)}" width="96" height="96" '
-               f'fill="{FAIL}" fill-opacity=".15" stroke="{FAIL}" stroke-width="5" '
-               f'stroke-dasharray="10 6"/>')
+    out = [wrap("use", element("title", f"illegal: tile {tile.id} at ({x},{y}), "
+                                        f"{move.rotation}°"),
+                href=f"#{sid}", transform=_transform(x, y, q), opacity=".6")]
+    out.append(element("rect", x=_f(x * SIZE + 2), y=_f(y * SIZE + 2), width="96", height="96",
+                       fill=FAIL, fill_opacity=".15", stroke=FAIL, stroke_width="5",
+                       stroke_dasharray="10 6"))
     cx, cy = x * SIZE + 84, y * SIZE + 16
-    out.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="11" fill="{FAIL}" stroke="#fff" '
-               f'stroke-width="2"/><path d="M{_f(cx - 5)},{_f(cy - 5)}l10,10m0,-10l-10,10" '
-               f'stroke="#fff" stroke-width="3"/>')
+    out.append(element("circle", cx=_f(cx), cy=_f(cy), r="11", fill=FAIL, stroke="#fff",
+                       stroke_width="2"))
+    out.append(element("path", d=f"M{_f(cx - 5)},{_f(cy - 5)}l10,10m0,-10l-10,10",
+                       stroke="#fff", stroke_width="3"))
     if move.figure is not None:
         seg = tile.rotations[q].locations.get(move.figure.location)
         if seg is not None:
@@ -401,8 +375,7 @@ def _ghost(b: _Board, failure: Failure, tile: TileType, cell: tuple[int, int]) -
                                    f"the illegal {move.figure.kind.replace('-', ' ')} "
                                    f"{on_feature(seg_type, move.figure.location)} "
                                    f"({move.figure.location})", " ghost-figure"))
-    out.append("</g>")
-    return "".join(out)
+    return wrap("g", *out, class_="ghost")
 
 
 def _popups(b: _Board, events: Sequence[Event]) -> str:
@@ -412,7 +385,7 @@ def _popups(b: _Board, events: Sequence[Event]) -> str:
     game = b.game
     placed = {(ev.x, ev.y) for ev in events if isinstance(ev, Place)}
     used: dict[tuple[int, int], int] = {}
-    out = ['<g class="popups" font-weight="bold" text-anchor="middle">']
+    out = []
     for ev, feats in scored:
         winners = [w for w in ev.winners if 0 <= w < len(game.players)]
         points = ev.points
@@ -434,13 +407,13 @@ def _popups(b: _Board, events: Sequence[Event]) -> str:
         for j, w in enumerate(winners):
             fill = player_colour(game.players[w].colour)
             bx = x + (j - (len(winners) - 1) / 2) * (width + 3)
-            out.append(f'<g class="popup" transform="translate({_f(bx)},{_f(y)})">'
-                       f'<rect x="{_f(-width / 2)}" y="-10" width="{_f(width)}" height="20" '
-                       f'rx="6" fill="{fill}" stroke="#fff" stroke-width="2"/>'
-                       f'<text y="5" font-size="14" fill="{text_on(fill)}">+{_esc(points)}</text>'
-                       f'</g>')
-    out.append("</g>")
-    return "".join(out)
+            out.append(wrap("g", element("rect", x=_f(-width / 2), y="-10", width=_f(width),
+                                         height="20", rx="6", fill=fill, stroke="#fff",
+                                         stroke_width="2"),
+                            element("text", f"+{points}", y="5", font_size="14",
+                                    fill=text_on(fill)),
+                            class_="popup", transform=f"translate({_f(bx)},{_f(y)})"))
+    return wrap("g", *out, class_="popups", font_weight="bold", text_anchor="middle")
 
 
 def _wrap(text: str, width: int) -> list[str]:
@@ -468,36 +441,16 @@ def _banner(items: list[tuple[str, str]], vx: float, top: float,
     for colour, text in items:
         lines = _wrap(text, per_line)
         h = len(lines) * fs * 1.25 + pad * 1.2
-        spans = "".join(
-            f'<tspan x="{_f(vx + pad)}" dy="{_f(fs * 1.25 if k else 0)}">{_esc(line)}'
-            f'{" " if k < len(lines) - 1 else ""}</tspan>'
-            for k, line in enumerate(lines))
+        spans = "".join(element("tspan", line + (" " if k < len(lines) - 1 else ""),
+                                x=_f(vx + pad), dy=_f(fs * 1.25 if k else 0))
+                        for k, line in enumerate(lines))
         blocks.append((colour, y, h, spans))
         y += h
-    out = ['<g class="banner">']
+    out = []
     for colour, y0, h, spans in blocks:
-        out.append(f'<rect x="{_f(vx)}" y="{_f(top + y0)}" width="{_f(vw)}" '
-                   f'height="{_f(h)}" fill="{colour}"/>')
-        out.append(f'<text x="{_f(vx + pad)}" y="{_f(top + y0 + pad * 0.6 + fs)}" '
-                   f'font-size="{_f(fs)}" fill="#ffffff">{spans}</text>')
-    out.append("</g>")
-    return "".join(out), y
+        out.append(element("rect", x=_f(vx), y=_f(top + y0), width=_f(vw), height=_f(h),
+                           fill=colour))
+        out.append(wrap("text", spans, x=_f(vx + pad), y=_f(top + y0 + pad * 0.6 + fs),
+                        font_size=_f(fs), fill="#ffffff"))
+    return wrap("g", *out, class_="banner"), y
 
-
-def tile(tile_type: TileType, rotation: int = 0, *, size: int | None = 64,
-         prefix: str = "tp-") -> str:
-    """One tile on its own (the viewer shows the next tile to draw with it)."""
-    art = tile_art(tile_type)
-    q = (rotation // 90) % 4
-    sid = f"{prefix}t-{_sid(tile_type.id)}"
-    icons = sorted({name for name, _ in art.icons})
-    defs = "".join(f'<g id="{prefix}i-{name}" transform="scale({ICON_SCALE.get(name, 1.3)})">'
-                   f'{ICONS[name]}</g>' for name in icons if name in ICONS)
-    uses = "".join(
-        f'<use href="#{prefix}i-{name}" x="{_f(rotate_point(pt, q)[0])}" '
-        f'y="{_f(rotate_point(pt, q)[1])}"/>' for name, pt in art.icons)
-    dims = f' width="{size}" height="{size}"' if size is not None else ""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="carcassonne-tile" '
-            f'viewBox="-2 -2 104 104"{dims}><title>tile {_esc(tile_type.id)}</title>'
-            f'<defs><g id="{sid}">{art.terrain}</g>{defs}</defs>'
-            f'<use href="#{sid}" transform="{_transform(0, 0, q)}"/>{uses}</svg>')

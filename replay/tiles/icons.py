@@ -6,6 +6,8 @@ Each drawing is centred on (0, 0) in tile units (a tile is 100 wide) and is plac
 
 from __future__ import annotations
 
+from ..core.svgtext import wrap
+
 INK = "#3b2d1c"
 
 ICONS: dict[str, str] = {
@@ -100,6 +102,21 @@ ICONS: dict[str, str] = {
         'stroke-width="1.8"/><path d="M-13,9L-4,-7H4L13,9Z" fill="#6b4a35" stroke="#3a2618" '
         'stroke-width="1"/><path d="M-4,-7C-2,-3.5 2,-3.5 4,-7Z" fill="#e8401c"/>'),
 }
+
+# How much larger than its drawing a symbol is shown (1.3 unless named here).
+ICON_SCALE = {"pennants": 1.6, "cloister": 1.2, "cathedral": 1.2, "deer": 1.4, "mammoth": 1.4,
+              "aurochs": 1.4, "tiger": 1.4}
+
+
+def icon_def(prefix: str, name: str) -> str:
+    """The definition of symbol ``name`` for ``<use href="#{prefix}i-{name}">`` ("" for a
+    name without a drawing)."""
+    drawing = ICONS.get(name)
+    if drawing is None:
+        return ""
+    return wrap("g", drawing, id=f"{prefix}i-{name}",
+                transform=f"scale({ICON_SCALE.get(name, 1.3)})")
+
 
 # Figures (no fill: the <use> gives the player colour).
 MEEPLE = (

@@ -151,8 +151,8 @@ class TileState(Figures):
         """The drawn tile on its own ("" when none is drawn: a table game, or the end)."""
         if self.current is None or self.finished:
             return ""
-        from .drawing import tile
-        return tile(self.current, size=size, prefix="next-")
+        from .art import tile_picture
+        return tile_picture(self.current, size=size, prefix="next-")
 
     def check(self, move: Any) -> None:
         try:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from ...core.colours import PLAYER_COLOURS, player_colour
 from ...core.events import Event, Score
 from ...core.playback import Failure
-from ...core.svgtext import esc as _esc
+from ...core.svgtext import element, esc, wrap
 from ...core.svgtext import num as _f
 from . import scoring
 from .events import Built
@@ -107,61 +107,61 @@ def board(state: ManhattanState, *, events: Sequence[Event] = (), failure: Failu
     top_svg, bh = _banner(banner)
     panel, anchors, ph = _panel(state, events)
     vy, vh = -bh, bh + BH + ph
-    layers = [f'<rect class="table" x="0" y="{_f(vy)}" width="{_f(W)}" height="{_f(vh)}" '
-              f'fill="{TABLE}"/>', _cities(state, prefix), _sides(state), _scored(state, events),
+    layers = [element("rect", class_="table", x="0", y=_f(vy), width=_f(W), height=_f(vh),
+                      fill=TABLE),
+              _cities(state, prefix), _sides(state), _scored(state, events),
               _buildings(state), _tallest(state, prefix), _last(events),
               _failed(state, failure), panel, _popups(state, events, anchors), top_svg]
-    dims = f' width="{size}" height="{round(size * vh / W)}"' if size else ' width="100%"'
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="manhattan-board" '
-            f'viewBox="0 {_f(vy)} {_f(W)} {_f(vh)}"{dims} '
-            f'font-family="DejaVu Sans, Verdana, sans-serif">'
-            f'<defs><path id="{prefix}star" d="{STAR}"/></defs>'
-            + "".join(layers) + "</svg>\n")
+    return wrap("svg", wrap("defs", element("path", id=f"{prefix}star", d=STAR)), *layers,
+                xmlns="http://www.w3.org/2000/svg", class_="manhattan-board",
+                viewBox=f"0 {_f(vy)} {_f(W)} {_f(vh)}", width=size or "100%",
+                height=round(size * vh / W) if size else None,
+                font_family="DejaVu Sans, Verdana, sans-serif") + "\n"
 
 
 def _cities(state: ManhattanState, prefix: str) -> str:
-    out = ['<g class="cities">']
+    out = []
     for c, name in enumerate(CITIES):
         x, y = lot_origin(c, 0)
-        out.append(f'<g class="city" id="{prefix}city-{c}"><rect x="{_f(x - 2)}" '
-                   f'y="{_f(y - 2)}" width="{_f(3 * P + 4)}" height="{_f(3 * P + 4)}" rx="5" '
-                   f'fill="{STREET}"/><text x="{_f(x + 2)}" y="{_f(y - 8)}" font-size="16" '
-                   f'font-weight="bold" fill="{INK}">{_esc(name)}</text>')
+        lots = [element("rect", x=_f(x - 2), y=_f(y - 2), width=_f(3 * P + 4),
+                        height=_f(3 * P + 4), rx="5", fill=STREET),
+                element("text", name, x=_f(x + 2), y=_f(y - 8), font_size="16",
+                        font_weight="bold", fill=INK)]
         for lot in range(LOTS):
             lx, ly = lot_origin(c, lot)
             built = state.board.get((c, lot))
             what = (f"{scoring.height(built)} storeys, {scoring.owner(built)}'s" if built
                     else "empty")
-            out.append(f'<rect class="lot" id="{prefix}lot-{c}-{lot}" x="{_f(lx + IN)}" '
-                       f'y="{_f(ly + IN)}" width="{_f(P - 2 * IN)}" height="{_f(P - 2 * IN)}" '
-                       f'rx="3" fill="{GROUND}"><title>{_esc(name)}, {lot_name(lot)} (lot '
-                       f'{lot}): {what}</title></rect>')
-        out.append("</g>")
-    out.append("</g>")
-    return "".join(out)
+            lots.append(wrap("rect", element("title", f"{name}, {lot_name(lot)} (lot {lot}): "
+                                                      f"{what}"),
+                             class_="lot", id=f"{prefix}lot-{c}-{lot}", x=_f(lx + IN),
+                             y=_f(ly + IN), width=_f(P - 2 * IN), height=_f(P - 2 * IN), rx="3",
+                             fill=GROUND))
+        out.append(wrap("g", *lots, class_="city", id=f"{prefix}city-{c}"))
+    return wrap("g", *out, class_="cities")
 
 
 def _sides(state: ManhattanState) -> str:
     """The compass letters around the board, each with the players who sit on that side."""
     spots = {"south": (W / 2, BH - M / 2, 0), "north": (W / 2, M / 2, 0),
              "west": (M / 2, BH / 2, -90), "east": (W - M / 2, BH / 2, 90)}
-    out = ['<g class="sides" font-weight="bold">']
+    out = []
     for side in SIDES:
         x, y, turn = spots[side]
         seats = [s for s, where in enumerate(state.sides) if where == side]
         names = "".join(
-            f'<tspan fill="{player_colour(state.colours_of[s][0])}">'
-            f'{"▶ " if s == state.current_player else ""}'
-            f'{_esc(_short(state.config.players[s].name, 24))}{_two(state.colours_of[s])}'
-            f'</tspan>' for s in seats)
-        out.append(f'<g class="side side-{side}" transform="translate({_f(x)},{_f(y)}) '
-                   f'rotate({turn})"><circle r="11" fill="{INK}"/><text y="5" font-size="14" '
-                   f'text-anchor="middle" fill="#ffffff">{side[0].upper()}</text>')
+            element("tspan", f"{'▶ ' if s == state.current_player else ''}"
+                             f"{_short(state.config.players[s].name, 24)}"
+                             f"{_two(state.colours_of[s])}",
+                    fill=player_colour(state.colours_of[s][0])) for s in seats)
+        parts = [element("circle", r="11", fill=INK),
+                 element("text", side[0].upper(), y="5", font_size="14", text_anchor="middle",
+                         fill="#ffffff")]
         if names:
-            out.append(f'<text x="17" y="5" font-size="14">{names}</text>')
-        out.append("</g>")
-    out.append("</g>")
-    return "".join(out)
+            parts.append(wrap("text", names, x="17", y="5", font_size="14"))
+        out.append(wrap("g", *parts, class_=f"side side-{side}",
+                        transform=f"translate({_f(x)},{_f(y)}) rotate({turn})"))
+    return wrap("g", *out, class_="sides", font_weight="bold")
 
 
 def _two(colours: tuple[str, ...]) -> str:
@@ -170,8 +170,8 @@ def _two(colours: tuple[str, ...]) -> str:
 
 def _buildings(state: ManhattanState) -> str:
     t = storey_size(state)
-    return ('<g class="buildings">' + "".join(_building(c, lot, stack, t) for (c, lot), stack
-                                              in sorted(state.board.items()) if stack) + "</g>")
+    return wrap("g", *(_building(c, lot, stack, t) for (c, lot), stack
+                       in sorted(state.board.items()) if stack), class_="buildings")
 
 
 def _building(c: int, lot: int, stack: scoring.Stack, t: float) -> str:
@@ -181,14 +181,13 @@ def _building(c: int, lot: int, stack: scoring.Stack, t: float) -> str:
     pieces = " + ".join(f"{col} {s}" for col, s in stack)
     title = (f"{CITIES[c]}, {lot_name(lot)}: {h} storeys, {who}'s ({pieces}, from the ground "
              f"up){f'; the lowest {cut} storeys are not drawn' if cut else ''}")
-    out = [f'<g class="building" data-city="{c}" data-lot="{lot}" data-owner="{_esc(who)}" '
-           f'data-height="{h}"><title>{_esc(title)}</title>']
+    out = [element("title", title)]
     x, y = x0 + BX, y0 + BOTTOM
     if cut:
         zigzag = "".join(f"l{_f(BW / 8)},{2 - 4 * (k % 2)}" for k in range(8))
-        out.append(_box(x, y, BREAK, "#ffffff", "#e6e6e6", GREY, ".6", "cut")
-                   + f'<path d="M{_f(x)},{_f(y - 2)}{zigzag}" fill="none" stroke="{GREY}" '
-                   f'stroke-width=".8"/>')
+        out.append(_box(x, y, BREAK, "#ffffff", "#e6e6e6", GREY, ".6", "cut"))
+        out.append(element("path", d=f"M{_f(x)},{_f(y - 2)}{zigzag}", fill="none", stroke=GREY,
+                           stroke_width=".8"))
         y -= BREAK
     skip = cut
     for colour, storeys in stack:
@@ -201,22 +200,25 @@ def _building(c: int, lot: int, stack: scoring.Stack, t: float) -> str:
                         _f(min(0.6, n * t / 5)), "piece"))
         y -= n * t
     fill = player_colour(who)
-    out.append(f'<path class="roof" d="M{_f(x)},{_f(y)}l{_f(DX)},{_f(-DY)}h{_f(BW)}'
-               f'l{_f(-DX)},{_f(DY)}Z" fill="{_mix(fill, "#ffffff", .3)}" stroke="{_outline(fill)}"'
-               f' stroke-width=".8" stroke-linejoin="round"/>'
-               f'<text class="height" x="{_f(x + (BW + DX) / 2)}" y="{_f(y - DY - 3)}" '
-               f'font-size="13" font-weight="bold" text-anchor="middle" fill="{INK}" '
-               f'stroke="#ffffff" stroke-width="3" paint-order="stroke">{h}</text></g>')
-    return "".join(out)
+    out.append(element("path", class_="roof",
+                       d=f"M{_f(x)},{_f(y)}l{_f(DX)},{_f(-DY)}h{_f(BW)}l{_f(-DX)},{_f(DY)}Z",
+                       fill=_mix(fill, "#ffffff", .3), stroke=_outline(fill), stroke_width=".8",
+                       stroke_linejoin="round"))
+    out.append(element("text", h, class_="height", x=_f(x + (BW + DX) / 2), y=_f(y - DY - 3),
+                       font_size="13", font_weight="bold", text_anchor="middle", fill=INK,
+                       stroke="#ffffff", stroke_width="3", paint_order="stroke"))
+    return wrap("g", *out, class_="building", data_city=c, data_lot=lot, data_owner=who,
+                data_height=h)
 
 
 def _box(x: float, y: float, band: float, fill: str, side: str, line: str, sw: str,
          cls: str) -> str:
     """One piece of a building: its front face (``cls``) from ``y`` up, and its side."""
-    return (f'<rect class="{cls}" x="{_f(x)}" y="{_f(y - band)}" width="{_f(BW)}" '
-            f'height="{_f(band)}" fill="{fill}" stroke="{line}" stroke-width="{sw}"/>'
-            f'<path d="M{_f(x + BW)},{_f(y)}l{_f(DX)},{_f(-DY)}v{_f(-band)}l{_f(-DX)},{_f(DY)}Z" '
-            f'fill="{side}" stroke="{line}" stroke-width="{sw}" stroke-linejoin="round"/>')
+    return (element("rect", class_=cls, x=_f(x), y=_f(y - band), width=_f(BW), height=_f(band),
+                    fill=fill, stroke=line, stroke_width=sw)
+            + element("path", d=f"M{_f(x + BW)},{_f(y)}l{_f(DX)},{_f(-DY)}v{_f(-band)}"
+                                f"l{_f(-DX)},{_f(DY)}Z",
+                      fill=side, stroke=line, stroke_width=sw, stroke_linejoin="round"))
 
 
 def _tallest(state: ManhattanState, prefix: str) -> str:
@@ -229,17 +231,16 @@ def _tallest(state: ManhattanState, prefix: str) -> str:
     title = (f"{len(keys)} buildings share the greatest height, {top} storeys: nobody scores "
              f"the tallest (M10)" if tie else
              f"the tallest building, {top} storeys: 3 points to its owner at scoring (M6)")
-    look = (f'fill="#c9c9c9" stroke="{INK}" stroke-width="1.2" stroke-dasharray="2 1.5"' if tie
-            else f'fill="{GOLD}" stroke="{INK}" stroke-width="1.2"')
-    out = [f'<g class="tallest{" tie" if tie else ""}"><title>{_esc(title)}</title>']
+    out = [element("title", title)]
     for c, lot in keys:
         x, y = lot_origin(c, lot)
-        out.append(f'<use href="#{prefix}star" x="{_f(x + 12)}" y="{_f(y + 15)}" {look}/>')
+        out.append(element("use", href=f"#{prefix}star", x=_f(x + 12), y=_f(y + 15),
+                           fill="#c9c9c9" if tie else GOLD, stroke=INK, stroke_width="1.2",
+                           stroke_dasharray="2 1.5" if tie else None))
         if tie:
-            out.append(f'<text x="{_f(x + 12)}" y="{_f(y + 36)}" font-size="10" '
-                       f'font-weight="bold" text-anchor="middle" fill="{INK}">tie</text>')
-    out.append("</g>")
-    return "".join(out)
+            out.append(element("text", "tie", x=_f(x + 12), y=_f(y + 36), font_size="10",
+                               font_weight="bold", text_anchor="middle", fill=INK))
+    return wrap("g", *out, class_=f"tallest{' tie' if tie else ''}")
 
 
 def _last(events: Sequence[Event]) -> str:
@@ -248,20 +249,26 @@ def _last(events: Sequence[Event]) -> str:
         if not (isinstance(ev, Built) and ev.city in CITIES and 0 <= ev.lot < LOTS):
             continue
         x, y = lot_origin(CITIES.index(ev.city), ev.lot)
-        out.append(f'<rect class="last" x="{_f(x + 1.5)}" y="{_f(y + 1.5)}" width="{_f(P - 3)}" '
-                   f'height="{_f(P - 3)}" rx="4" fill="none" stroke="{LAST}" stroke-width="4"/>')
+        out.append(element("rect", class_="last", x=_f(x + 1.5), y=_f(y + 1.5), width=_f(P - 3),
+                           height=_f(P - 3), rx="4", fill="none", stroke=LAST, stroke_width="4"))
         if ev.previous_owner is not None and ev.previous_owner != ev.colour:
-            was, now = player_colour(ev.previous_owner), player_colour(ev.colour)
-            out.append(f'<g class="takeover"><title>{_esc(ev.colour)} took this building over '
-                       f'from {_esc(ev.previous_owner)}</title><rect x="{_f(x + 4)}" '
-                       f'y="{_f(y + 47)}" width="15" height="30" rx="7" fill="#ffffff" '
-                       f'stroke="{LAST}" stroke-width="2"/><circle cx="{_f(x + 11.5)}" '
-                       f'cy="{_f(y + 54)}" r="4.5" fill="{was}" stroke="{_outline(was)}"/>'
-                       f'<path d="M{_f(x + 11.5)},{_f(y + 59)}v6m-3,-3l3,3l3,-3" '
-                       f'fill="none" stroke="{LAST}" stroke-width="2"/><circle '
-                       f'cx="{_f(x + 11.5)}" cy="{_f(y + 71)}" r="4.5" fill="{now}" '
-                       f'stroke="{_outline(now)}"/></g>')
+            out.append(_takeover(x, y, ev.previous_owner, ev.colour))
     return "".join(out)
+
+
+def _takeover(x: float, y: float, previous: str, colour: str) -> str:
+    """The flag of a building taken over: the colour it was, an arrow, the colour it is."""
+    was, now = player_colour(previous), player_colour(colour)
+    return wrap("g", element("title", f"{colour} took this building over from {previous}"),
+                element("rect", x=_f(x + 4), y=_f(y + 47), width="15", height="30", rx="7",
+                        fill="#ffffff", stroke=LAST, stroke_width="2"),
+                element("circle", cx=_f(x + 11.5), cy=_f(y + 54), r="4.5", fill=was,
+                        stroke=_outline(was)),
+                element("path", d=f"M{_f(x + 11.5)},{_f(y + 59)}v6m-3,-3l3,3l3,-3",
+                        fill="none", stroke=LAST, stroke_width="2"),
+                element("circle", cx=_f(x + 11.5), cy=_f(y + 71), r="4.5", fill=now,
+                        stroke=_outline(now)),
+                class_="takeover")
 
 
 def _score_colour(state: ManhattanState, ev: Score) -> str | None:
@@ -273,64 +280,62 @@ def _score_colour(state: ManhattanState, ev: Score) -> str | None:
 
 
 def _scored(state: ManhattanState, events: Sequence[Event]) -> str:
-    out = ['<g class="scored">']
+    out = []
     for i, ev in enumerate(events):
         if not isinstance(ev, Score):
             continue
         colour = _score_colour(state, ev)
         fill = player_colour(colour) if colour else NOBODY
-        out.append(f'<g class="hl hl-{_esc(ev.phase)}" data-ev="{i}" fill="{fill}" '
-                   f'stroke="{fill}" stroke-width="3" opacity=".45">')
         city = ev.feature_id
         major = ev.feature == "city majority" and city is not None and 0 <= city < len(CITIES)
-        tint = ' fill-opacity=".15"' if major else ""
+        cells = []
         for raw in ev.cells:  # a majority's cells faint (its city is framed), others tinted
             cell = _cell(raw)
             if cell is not None:
                 x, y = lot_origin(*cell)
-                out.append(f'<rect x="{_f(x + IN + 1.5)}" y="{_f(y + IN + 1.5)}" '
-                           f'width="{_f(P - 2 * IN - 3)}" height="{_f(P - 2 * IN - 3)}" rx="3"'
-                           f'{tint}/>')
+                cells.append(element("rect", x=_f(x + IN + 1.5), y=_f(y + IN + 1.5),
+                                     width=_f(P - 2 * IN - 3), height=_f(P - 2 * IN - 3), rx="3",
+                                     fill_opacity=".15" if major else None))
         if major and city is not None:
             x, y = lot_origin(city, 0)
-            out.append(f'<rect x="{_f(x - 5)}" y="{_f(y - 5)}" width="{_f(3 * P + 10)}" '
-                       f'height="{_f(3 * P + 10)}" rx="7" fill="none" stroke-width="5"/>')
-        out.append("</g>")
-    out.append("</g>")
-    return "".join(out)
+            cells.append(element("rect", x=_f(x - 5), y=_f(y - 5), width=_f(3 * P + 10),
+                                 height=_f(3 * P + 10), rx="7", fill="none", stroke_width="5"))
+        out.append(wrap("g", *cells, class_=f"hl hl-{ev.phase}", data_ev=i, fill=fill,
+                        stroke=fill, stroke_width="3", opacity=".45"))
+    return wrap("g", *out, class_="scored")
 
 
-def _badge(x: float, y: float, text: str, fill: str, attrs: str) -> str:
+def _badge(x: float, y: float, text: str, fill: str, ev: int, seat: int | None) -> str:
+    """The "+N" badge of event ``ev`` (for ``seat``, when someone scored)."""
     width = 14 + 8.5 * len(text)
     ink = "#1b1b1b" if fill in (GOLD, NOBODY, PLAYER_COLOURS["yellow"]) else "#ffffff"
-    return (f'<g class="popup{" tie" if fill == NOBODY else ""}"{attrs} '
-            f'transform="translate({_f(x)},{_f(y)})"><rect x="{_f(-width / 2)}" y="-10" '
-            f'width="{_f(width)}" height="20" rx="6" fill="{fill}" stroke="#ffffff" '
-            f'stroke-width="2"/><text y="5" font-size="14" fill="{ink}">{_esc(text)}</text></g>')
+    return wrap("g", element("rect", x=_f(-width / 2), y="-10", width=_f(width), height="20",
+                             rx="6", fill=fill, stroke="#ffffff", stroke_width="2"),
+                element("text", text, y="5", font_size="14", fill=ink),
+                class_=f"popup{' tie' if fill == NOBODY else ''}", data_ev=ev, data_seat=seat,
+                transform=f"translate({_f(x)},{_f(y)})")
 
 
 def _popups(state: ManhattanState, events: Sequence[Event],
             anchors: dict[str, tuple[float, float]]) -> str:
-    out = ['<g class="popups" font-weight="bold" text-anchor="middle">']
+    out = []
     for i, ev in enumerate(events):
         if not isinstance(ev, Score) or not ev.points:
             continue
         colour = _score_colour(state, ev)
-        seat = state.seat_of.get(colour or "")
+        attrs = i, state.seat_of.get(colour or "")
         text, fill = (f"+{ev.points}", player_colour(colour)) if colour else ("tie", NOBODY)
-        attrs = f' data-ev="{i}"' + (f' data-seat="{seat}"' if seat is not None else "")
         cells = [c for c in (_cell(raw) for raw in ev.cells) if c is not None]
         city = ev.feature_id
         if ev.feature == "city majority" and city is not None and 0 <= city < len(CITIES):
             x, y = lot_origin(city, 2)
-            out.append(_badge(x + P - 22, y - NAME / 2 - 3, text, fill, attrs))
+            out.append(_badge(x + P - 22, y - NAME / 2 - 3, text, fill, *attrs))
         elif ev.feature == "building" and colour in anchors:
-            out.append(_badge(*anchors[colour], text, fill, attrs))
+            out.append(_badge(*anchors[colour], text, fill, *attrs))
         elif cells:  # the tallest: under its star, clear of the roof and the height
             x, y = lot_origin(*cells[0])
-            out.append(_badge(x + 8, y + 38, text, fill, attrs))
-    out.append("</g>")
-    return "".join(out)
+            out.append(_badge(x + 8, y + 38, text, fill, *attrs))
+    return wrap("g", *out, class_="popups", font_weight="bold", text_anchor="middle")
 
 
 def _failed(state: ManhattanState, failure: Failure | None) -> str:
@@ -342,21 +347,25 @@ def _failed(state: ManhattanState, failure: Failure | None) -> str:
     lot = lot_seen_from(move.card, state.sides[seat])
     x, y = lot_origin(CITIES.index(move.city), lot)
     cx, cy = x + P - 14, y + P - 14
-    return (f'<g class="failed"><title>the illegal build: card {move.card} read from the '
-            f'{_esc(state.sides[seat])}, {lot_name(lot)} of {_esc(move.city)}</title>'
-            f'<rect x="{_f(x + 2)}" y="{_f(y + 2)}" width="{_f(P - 4)}" height="{_f(P - 4)}" '
-            f'rx="4" fill="{FAIL}" fill-opacity=".15" stroke="{FAIL}" stroke-width="5" '
-            f'stroke-dasharray="10 6"/><circle cx="{_f(cx)}" cy="{_f(cy)}" r="10" '
-            f'fill="{FAIL}" stroke="#ffffff" stroke-width="2"/><path d="M{_f(cx - 4.5)},'
-            f'{_f(cy - 4.5)}l9,9m0,-9l-9,9" stroke="#ffffff" stroke-width="3"/></g>')
+    return wrap("g", element("title", f"the illegal build: card {move.card} read from the "
+                                      f"{state.sides[seat]}, {lot_name(lot)} of {move.city}"),
+                element("rect", x=_f(x + 2), y=_f(y + 2), width=_f(P - 4), height=_f(P - 4),
+                        rx="4", fill=FAIL, fill_opacity=".15", stroke=FAIL, stroke_width="5",
+                        stroke_dasharray="10 6"),
+                element("circle", cx=_f(cx), cy=_f(cy), r="10", fill=FAIL, stroke="#ffffff",
+                        stroke_width="2"),
+                element("path", d=f"M{_f(cx - 4.5)},{_f(cy - 4.5)}l9,9m0,-9l-9,9",
+                        stroke="#ffffff", stroke_width="3"),
+                class_="failed")
 
 
 def _card(x: float, y: float, lot: int, title: str) -> str:
     """A card in a hand: a 3×3 grid, ``lot`` filled."""
-    cells = "".join(f'<rect x="{_f(x + 2 + k % 3 * 6)}" y="{_f(y + 2 + k // 3 * 6)}" width="5" '
-                    f'height="5" fill="{INK if k == lot else "#e2ddd0"}"/>' for k in range(LOTS))
-    return (f'<g class="card"><title>{_esc(title)}</title><rect x="{_f(x)}" y="{_f(y)}" '
-            f'width="22" height="22" rx="2" fill="#ffffff" stroke="{GREY}"/>{cells}</g>')
+    cells = (element("rect", x=_f(x + 2 + k % 3 * 6), y=_f(y + 2 + k // 3 * 6), width="5",
+                     height="5", fill=INK if k == lot else "#e2ddd0") for k in range(LOTS))
+    return wrap("g", element("title", title),
+                element("rect", x=_f(x), y=_f(y), width="22", height="22", rx="2",
+                        fill="#ffffff", stroke=GREY), *cells, class_="card")
 
 
 def _panel(state: ManhattanState, events: Sequence[Event]) -> tuple[
@@ -368,16 +377,17 @@ def _panel(state: ManhattanState, events: Sequence[Event]) -> tuple[
                                                        else state.winners()))
     status = (f"Round {state.round} of {state.rounds} · {PHASES.get(state.phase, state.phase)}"
               f": {who} {'to play' if seat is not None else 'won'}")
-    scores = " · ".join(f'<tspan fill="{player_colour(state.colours_of[s][0])}">'
-                        f'{_esc(_short(n, 24))} {state.scores[s]}</tspan>'
-                        for s, n in enumerate(names))
+    scores = esc(" · ").join(element("tspan", f"{_short(n, 24)} {state.scores[s]}",
+                                     fill=player_colour(state.colours_of[s][0]))
+                             for s, n in enumerate(names))
     both = " (each the sum of two colours, M7)" if len(names) == 2 else ""
-    out = [f'<text x="20" y="{_f(BH + 26)}" font-size="15" font-weight="bold" fill="{INK}">'
-           f'{_esc(status)}</text><text x="{_f(W - 20)}" y="{_f(BH + 26)}" font-size="13" '
-           f'text-anchor="end" fill="{GREY}">draw pile {len(state.pile)} · played '
-           f'{len(state.played)} · reshuffles {state.reshuffles}</text><text x="20" '
-           f'y="{_f(BH + 46)}" font-size="13" font-weight="bold" fill="{INK}">Scores: '
-           f'{scores}{both}</text>']
+    out = [element("text", status, x="20", y=_f(BH + 26), font_size="15", font_weight="bold",
+                   fill=INK),
+           element("text", f"draw pile {len(state.pile)} · played {len(state.played)} · "
+                           f"reshuffles {state.reshuffles}",
+                   x=_f(W - 20), y=_f(BH + 26), font_size="13", text_anchor="end", fill=GREY),
+           wrap("text", esc("Scores: "), scores, esc(both), x="20", y=_f(BH + 46),
+                font_size="13", font_weight="bold", fill=INK)]
     lines = [line for ev in events if not isinstance(ev, Score)
              for line in _wrap(ev.describe(names), 120)[:2]]
     gained = dict.fromkeys(state.colours, 0)
@@ -390,11 +400,11 @@ def _panel(state: ManhattanState, events: Sequence[Event]) -> tuple[
     y = BH + 46
     for line in lines:
         y += 17
-        out.append(f'<text x="20" y="{_f(y)}" font-size="12" fill="{NOTE}">{_esc(line)}</text>')
+        out.append(element("text", line, x="20", y=_f(y), font_size="12", fill=NOTE))
     y += 22
     for hx, head in ((36, "player · colour"), (236, "score"), (322, "pieces in play"),
                      (436, "supply: 1 · 2 · 3 · 4 storeys"), (636, "hand (as it marks the board)")):
-        out.append(f'<text x="{hx}" y="{_f(y)}" font-size="11" fill="{GREY}">{head}</text>')
+        out.append(element("text", head, x=hx, y=_f(y), font_size="11", fill=GREY))
     anchors: dict[str, tuple[float, float]] = {}
     for s, colours in enumerate(state.colours_of):
         for k, colour in enumerate(colours):
@@ -402,10 +412,10 @@ def _panel(state: ManhattanState, events: Sequence[Event]) -> tuple[
             out.append(_row(state, s, k, names[s], y + 10))
             anchors[colour] = (290.0, y - 4)
     y += 28
-    out.append(f'<text x="20" y="{_f(y)}" font-size="11" fill="{GREY}">{_esc(LEGEND)}</text>')
-    frame = (f'<g class="panel"><rect x="8" y="{_f(BH)}" width="{_f(W - 16)}" '
-             f'height="{_f(y + 6 - BH)}" rx="6" fill="#faf7f0" stroke="#cfc6b2"/>')
-    return frame + "".join(out) + "</g>", anchors, y + 12 - BH
+    out.append(element("text", LEGEND, x="20", y=_f(y), font_size="11", fill=GREY))
+    frame = element("rect", x="8", y=_f(BH), width=_f(W - 16), height=_f(y + 6 - BH), rx="6",
+                    fill="#faf7f0", stroke="#cfc6b2")
+    return wrap("g", frame, *out, class_="panel"), anchors, y + 12 - BH
 
 
 def _row(state: ManhattanState, s: int, k: int, name: str, yb: float) -> str:
@@ -414,26 +424,29 @@ def _row(state: ManhattanState, s: int, k: int, name: str, yb: float) -> str:
     fill, line = player_colour(colour), _outline(player_colour(colour))
     out = []
     if k == 0 and s == state.current_player:
-        out.append(f'<text x="10" y="{_f(yb - 10)}" font-size="14" fill="{LAST}">▶</text>')
+        out.append(element("text", "▶", x="10", y=_f(yb - 10), font_size="14", fill=LAST))
     if k == 0 and s == state.first:
-        out.append(f'<circle cx="27" cy="{_f(yb - 14)}" r="6" fill="#f2c413" stroke="{INK}">'
-                   f'<title>first player this round</title></circle>')
-    out.append(f'<rect x="36" y="{_f(yb - 21)}" width="14" height="14" fill="{fill}" '
-               f'stroke="{line}"/><text x="56" y="{_f(yb - 9)}" font-size="14" '
-               f'font-weight="bold" fill="{fill}">{_esc(_short(name))} · {_esc(colour)}</text>'
-               f'<text x="236" y="{_f(yb - 8)}" font-size="16" font-weight="bold" '
-               f'fill="{INK}">{state.colour_scores[colour]}</text>')
+        out.append(wrap("circle", element("title", "first player this round"), cx="27",
+                        cy=_f(yb - 14), r="6", fill="#f2c413", stroke=INK))
+    out.append(element("rect", x="36", y=_f(yb - 21), width="14", height="14", fill=fill,
+                       stroke=line))
+    out.append(element("text", f"{_short(name)} · {colour}", x="56", y=_f(yb - 9),
+                       font_size="14", font_weight="bold", fill=fill))
+    out.append(element("text", state.colour_scores[colour], x="236", y=_f(yb - 8),
+                       font_size="16", font_weight="bold", fill=INK))
     chosen = [h for h in HEIGHTS for _ in range(state.chosen[colour][h])]
     for j, h in enumerate(chosen):
         x = 322 + 13 * j
-        out.append(f'<rect x="{x}" y="{_f(yb - 8 - 4 * h)}" width="10" height="{4 * h}" '
-                   f'fill="{fill}" stroke="{line}" stroke-width=".6"/><text x="{x + 5}" '
-                   f'y="{_f(yb + 1)}" font-size="9" text-anchor="middle" fill="{INK}">{h}</text>')
+        out.append(element("rect", x=x, y=_f(yb - 8 - 4 * h), width="10", height=4 * h,
+                           fill=fill, stroke=line, stroke_width=".6"))
+        out.append(element("text", h, x=x + 5, y=_f(yb + 1), font_size="9",
+                           text_anchor="middle", fill=INK))
     if not chosen:
-        out.append(f'<text x="322" y="{_f(yb - 9)}" font-size="13" fill="{GREY}">—</text>')
+        out.append(element("text", "—", x="322", y=_f(yb - 9), font_size="13", fill=GREY))
     left = " · ".join(str(state.supply[colour][h]) for h in HEIGHTS)
-    out.append(f'<text x="436" y="{_f(yb - 9)}" font-size="13" fill="{INK}">{left} <tspan '
-               f'fill="{GREY}">({sum(state.supply[colour].values())} left)</tspan></text>')
+    out.append(wrap("text", esc(f"{left} "),
+                    element("tspan", f"({sum(state.supply[colour].values())} left)", fill=GREY),
+                    x="436", y=_f(yb - 9), font_size="13", fill=INK))
     side = state.sides[s]
     for j, card in enumerate(state.hands[s] if k == 0 else []):
         lot = lot_seen_from(card, side)
@@ -451,11 +464,13 @@ def _banner(items: list[tuple[str, str]]) -> tuple[str, float]:
         h = len(lines) * fs * 1.25 + pad * 1.2
         blocks.append((colour, y, h, lines))
         y += h
-    out = ['<g class="banner">'] if blocks else []
+    if not blocks:
+        return "", y
+    out = []
     for colour, y0, h, lines in blocks:
-        spans = "".join(f'<tspan x="{_f(pad)}" dy="{_f(fs * 1.25 if k else 0)}">{_esc(line)}'
-                        f'</tspan>' for k, line in enumerate(lines))
-        out.append(f'<rect x="0" y="{_f(y0 - y)}" width="{_f(W)}" height="{_f(h)}" '
-                   f'fill="{colour}"/><text y="{_f(y0 - y + pad * 0.6 + fs)}" '
-                   f'font-size="{_f(fs)}" fill="#ffffff">{spans}</text>')
-    return "".join(out) + ("</g>" if blocks else ""), y
+        spans = (element("tspan", line, x=_f(pad), dy=_f(fs * 1.25 if k else 0))
+                 for k, line in enumerate(lines))
+        out.append(element("rect", x="0", y=_f(y0 - y), width=_f(W), height=_f(h), fill=colour))
+        out.append(wrap("text", *spans, y=_f(y0 - y + pad * 0.6 + fs), font_size=_f(fs),
+                        fill="#ffffff"))
+    return wrap("g", *out, class_="banner"), y
