@@ -186,12 +186,43 @@ def beside(poly: list[Point], t: float, regions: dict[int, set[int]]) -> Point:
 
 
 def ground_regions(grid: list[int], tile: TileType) -> dict[int, set[int]]:
-    pos = tile.rotations[0].pos
-    segs = tile.segments
-    ground = [s.index for s in segs if s.type in GROUND_TYPES]
+    """The grid cells of each ground segment (field, meadow): the free cells, split into
+    connected regions, each region given to the segment whose sides reach it (among several,
+    by distance from their sides)."""
+    ground = [s.index for s in tile.segments if s.type in GROUND_TYPES]
     if not ground:
         return {}
-    # connected components of free cells
+    comp, comps = _free_components(grid)
+    seeds = _ground_seeds(grid, tile, ground)
+    by_comp: dict[int, list[int]] = {}
+    for g in ground:
+        for cell in seeds[g]:
+            lst = by_comp.setdefault(comp[cell], [])
+            if g not in lst:
+                lst.append(g)
+    owner: dict[int, int] = {}
+    for k, members in enumerate(comps):
+        gs = by_comp.get(k)
+        if not gs:
+            inner = [g for g in ground if not seeds[g]]
+            if inner:
+                for cell in members:
+                    owner[cell] = inner[0]
+        elif len(gs) == 1:
+            for cell in members:
+                owner[cell] = gs[0]
+        else:
+            _split_region(owner, set(members),
+                          [(c, g) for g in gs for c in seeds[g] if comp[c] == k])
+    regions: dict[int, set[int]] = {}
+    for cell, g in owner.items():
+        regions.setdefault(g, set()).add(cell)
+    return regions
+
+
+def _free_components(grid: list[int]) -> tuple[list[int], list[list[int]]]:
+    """The connected components of the free cells: each cell's component (-1: not free) and
+    the cells of each."""
     comp = [-1] * len(grid)
     comps: list[list[int]] = []
     for i, v in enumerate(grid):
@@ -209,7 +240,12 @@ def ground_regions(grid: list[int], tile: TileType) -> dict[int, set[int]]:
                     members.append(nb)
                     queue.append(nb)
         comps.append(members)
-    # seeds: the free cell nearest each half-side position of each ground segment
+    return comp, comps
+
+
+def _ground_seeds(grid: list[int], tile: TileType, ground: list[int]) -> dict[int, list[int]]:
+    """Per ground segment: the free cell nearest each of its half-side positions."""
+    pos = tile.rotations[0].pos
     seeds: dict[int, list[int]] = {g: [] for g in ground}
     for b in range(12):
         g = pos[b]
@@ -219,44 +255,25 @@ def ground_regions(grid: list[int], tile: TileType) -> dict[int, set[int]]:
         cell = _nearest_free(grid, _cell_of(p))
         if cell is not None:
             seeds[g].append(cell)
-    by_comp: dict[int, list[int]] = {}
-    for g in ground:
-        for cell in seeds[g]:
-            lst = by_comp.setdefault(comp[cell], [])
-            if g not in lst:
-                lst.append(g)
-    owner: dict[int, int] = {}
-    for k, members in enumerate(comps):
-        gs = by_comp.get(k)
-        if not gs:
-            inner = [g for g in ground if not seeds[g]]
-            if inner:
-                for cell in members:
-                    owner[cell] = inner[0]
-            continue
-        if len(gs) == 1:
-            for cell in members:
-                owner[cell] = gs[0]
-            continue
-        # several fields in one free region (a wall drawn simpler than the real tile):
-        # split it by distance from their sides (multi-source breadth-first search)
-        member_set = set(members)
-        queue = deque()
-        for g in gs:
-            for cell in seeds[g]:
-                if comp[cell] == k and cell not in owner:
-                    owner[cell] = g
-                    queue.append(cell)
-        while queue:
-            j = queue.popleft()
-            for nb in _neighbours(j):
-                if nb in member_set and nb not in owner:
-                    owner[nb] = owner[j]
-                    queue.append(nb)
-    regions: dict[int, set[int]] = {}
-    for cell, g in owner.items():
-        regions.setdefault(g, set()).add(cell)
-    return regions
+    return seeds
+
+
+def _split_region(owner: dict[int, int], member_set: set[int],
+                  starts: list[tuple[int, int]]) -> None:
+    """Several fields in one free region (a wall drawn simpler than the real tile): split it
+    by distance from their sides (multi-source breadth-first search from ``starts``, the seed
+    cells of the fields in the region with their field)."""
+    queue: deque[int] = deque()
+    for cell, g in starts:
+        if cell not in owner:
+            owner[cell] = g
+            queue.append(cell)
+    while queue:
+        j = queue.popleft()
+        for nb in _neighbours(j):
+            if nb in member_set and nb not in owner:
+                owner[nb] = owner[j]
+                queue.append(nb)
 
 
 def _nearest_free(grid: list[int], start: int) -> int | None:
