@@ -214,22 +214,6 @@ def cmd_render(args: Namespace) -> int:
     return EXIT_VALID
 
 
-def cmd_serve(args: Namespace) -> int:
-    """Serve the web app (SQLite file ``--db``): waitress, or Werkzeug's development server
-    with ``--debug``."""
-    from web.server import Settings, serve
-
-    config: dict[str, Any] = {"DATABASE": args.db, "RATE_LIMIT": args.rate_limit}
-    if args.debug:
-        from web.app import create_app
-
-        app = create_app(config)
-        app.run(host=args.host, port=args.port, debug=True, use_reloader=False, threaded=True)
-        return EXIT_VALID
-    return serve(config, Settings(host=args.host, port=args.port, processes=args.processes,
-                                  threads=args.threads, channel_timeout=args.timeout))
-
-
 def _plain_verify(words: list[str]) -> SimpleNamespace | None:
     """The arguments of ``verify FILE...`` with no option, as the parser would give them
     (``cli_parser._add_verify``); None for any other command line, which the parser reads."""

@@ -43,10 +43,6 @@ EXAMPLES: dict[str, str] = {
   python -m replay render game.json -o end.svg              # the last position
   python -m replay render game.json --move 9 -o move9.svg   # the board after move 9
   python -m replay render game.json --move 0 --size 800     # the start, 800 pixels wide""",
-    "serve": """examples:
-  python -m replay serve                                    # http://127.0.0.1:5000/, games.db here
-  python -m replay serve --host 0.0.0.0 --port 8080 --db /var/lib/replay/games.db
-  python -m replay serve --debug                            # Werkzeug, one process""",
 }
 
 

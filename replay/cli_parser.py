@@ -4,16 +4,19 @@ examples (``cli_help``); ``cli.main`` builds it except for a plain ``verify FILE
 from __future__ import annotations
 
 import argparse
+import sys
 from functools import cache
 from typing import Any
 
-from .cli import cmd_generate, cmd_import, cmd_render, cmd_serve, cmd_verify
+from .cli import cmd_generate, cmd_import, cmd_render, cmd_verify
 from .cli_help import EXAMPLES, NUMBERING, generate_examples, version
 from .core.family import Option, families
+from .core.plugins import PluginError, load_ref
 
 
 class VersionAction(argparse.Action):
-    """``--version``: the version is looked up only when asked for (the lookup is slow)."""
+    """``--version``: the version (looked up only when asked for: the lookup is slow) and the
+    engine that runs, compiled or pure Python and why (``native.engine``)."""
 
     def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
                  default: str = argparse.SUPPRESS, help: str | None = None) -> None:
@@ -21,7 +24,9 @@ class VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: str | None = None) -> None:
-        print(f"{parser.prog} {version()}")
+        from . import native
+
+        print(f"{parser.prog} {version()}\nengine: {native.engine()}")
         parser.exit()
 
 
@@ -44,18 +49,6 @@ def all_options() -> list[Option]:
     return list(seen.values())
 
 
-def _rate(text: str) -> str | None:
-    from web.limits import parse_rate
-
-    if text.strip().lower() in ("off", "none", "0"):
-        return None
-    try:
-        parse_rate(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
-
-
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -76,12 +69,13 @@ def _count(text: str) -> int:
     return value
 
 
-def _command(sub: Any, name: str, help_text: str, description: str) -> argparse.ArgumentParser:
-    """A sub-command with its description, its examples (``cli_help.EXAMPLES``) and the move
-    numbering."""
+def _command(sub: Any, name: str, help_text: str, description: str,
+             examples: str | None = None) -> argparse.ArgumentParser:
+    """A sub-command with its description, its examples (``examples``, else
+    ``cli_help.EXAMPLES``) and the move numbering."""
     parser: argparse.ArgumentParser = sub.add_parser(
         name, help=help_text, description=description,
-        epilog=generate_examples() if name == "generate" else EXAMPLES.get(name),
+        epilog=generate_examples() if name == "generate" else examples or EXAMPLES.get(name),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     return parser
 
@@ -101,7 +95,6 @@ HELP = {
     "generate": "write random legal games",
     "import": "convert JCloisterZone saves and Board Game Arena logs to logs v1",
     "render": "draw a position of a log as SVG",
-    "serve": "serve the web viewer and the JSON API",
 }
 
 
@@ -132,9 +125,29 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         from .audit.parsers import add_parsers
 
         add_parsers(sub)  # their code is imported when they run
-    if only in (None, "serve"):
-        _add_serve(sub)
+    for name, add in plugin_commands().items():
+        if only in (None, name):
+            add(sub, _command)
     return parser
+
+
+COMMAND_GROUP = "carcassonne_replay.commands"  # entry points: more commands (``serve``)
+
+
+def plugin_commands() -> dict[str, Any]:
+    """The commands installed distributions add (entry point group ``COMMAND_GROUP``), by
+    name: each a function ``add(sub, command)`` that adds its sub-command (``web.command``
+    adds ``serve``). One that cannot be loaded is said once on stderr and left out."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, Any] = {}
+    for ep in sorted(entry_points(group=COMMAND_GROUP), key=lambda e: e.name):
+        try:
+            found[ep.name] = load_ref(ep.value, object)
+        except PluginError as exc:
+            print(f"python -m replay: the command {ep.name!r} is left out: {exc}",
+                  file=sys.stderr)
+    return found
 
 
 def _add_verify(sub: Any) -> None:
@@ -212,36 +225,5 @@ def _add_render(sub: Any) -> None:
     r.add_argument("--tileset", metavar="FILE", help="a tile-set file to use instead of the "
                    "built-in one of the log's game (default: the built-in set)")
     r.set_defaults(func=cmd_render)
-
-
-def _add_serve(sub: Any) -> None:
-    from web.server import Settings
-
-    defaults = Settings()
-    s = _command(sub, "serve", HELP["serve"],
-                 "Serve the upload page, the viewer and the JSON API (waitress; Werkzeug with "
-                 "--debug).")
-    s.add_argument("--host", default=defaults.host, help="address to listen on; 0.0.0.0 for "
-                   f"every interface (default: {defaults.host})")
-    s.add_argument("--port", type=int, default=defaults.port,
-                   help=f"TCP port (default: {defaults.port})")
-    s.add_argument("--db", default="games.db", metavar="PATH",
-                   help="SQLite file holding the games, made when missing (default: games.db "
-                        "in the current directory)")
-    s.add_argument("--processes", type=_positive, default=defaults.processes, metavar="N",
-                   help=f"server processes sharing the port (default: {defaults.processes})")
-    s.add_argument("--threads", type=_positive, default=defaults.threads, metavar="N",
-                   help="requests handled at once per process; more wait their turn "
-                        f"(default: {defaults.threads})")
-    s.add_argument("--timeout", type=_positive, default=defaults.channel_timeout,
-                   metavar="S", help="close a connection silent this many seconds "
-                                     f"(default: {defaults.channel_timeout})")
-    s.add_argument("--rate-limit", type=_rate, default="60/60", metavar="N/S",
-                   help="uploads and verifications a client may make in S seconds, or "
-                        "'off'; above it: 429 with Retry-After (default: 60/60)")
-    s.add_argument("--debug", action="store_true",
-                   help="Werkzeug's development server: one process, reloads nothing "
-                        "(default: off)")
-    s.set_defaults(func=cmd_serve)
 
 

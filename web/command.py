@@ -1,0 +1,88 @@
+"""``python -m replay serve``: the web app as a command of the replay's command line.
+
+The command line finds it through the entry point group ``carcassonne_replay.commands``
+(``pyproject.toml``), so that the library (``replay``) never imports the web app: the
+distribution wires them together. ``add_serve`` is called with the parser's sub-commands and
+its factory of commands (description, examples, numbering).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from .limits import parse_rate
+from .server import Settings
+
+EXAMPLES = """examples:
+  python -m replay serve                                    # http://127.0.0.1:5000/, games.db here
+  python -m replay serve --host 0.0.0.0 --port 8080 --db /var/lib/replay/games.db
+  python -m replay serve --debug                            # Werkzeug, one process"""
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError(f"{value} is not from 1 to 64")
+    return value
+
+
+def _rate(text: str) -> str | None:
+    if text.strip().lower() in ("off", "none", "0"):
+        return None
+    try:
+        parse_rate(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def add_serve(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add ``serve`` to the sub-commands ``sub``; ``command(sub, name, help, description,
+    examples)`` makes a sub-command as the others are made."""
+    defaults = Settings()
+    s = command(sub, "serve", "serve the web viewer and the JSON API",
+                "Serve the upload page, the viewer and the JSON API (waitress; Werkzeug with "
+                "--debug).", EXAMPLES)
+    s.add_argument("--host", default=defaults.host, help="address to listen on; 0.0.0.0 for "
+                   f"every interface (default: {defaults.host})")
+    s.add_argument("--port", type=int, default=defaults.port,
+                   help=f"TCP port (default: {defaults.port})")
+    s.add_argument("--db", default="games.db", metavar="PATH",
+                   help="SQLite file holding the games, made when missing (default: games.db "
+                        "in the current directory)")
+    s.add_argument("--processes", type=_positive, default=defaults.processes, metavar="N",
+                   help=f"server processes sharing the port (default: {defaults.processes})")
+    s.add_argument("--threads", type=_positive, default=defaults.threads, metavar="N",
+                   help="requests handled at once per process; more wait their turn "
+                        f"(default: {defaults.threads})")
+    s.add_argument("--timeout", type=_positive, default=defaults.channel_timeout,
+                   metavar="S", help="close a connection silent this many seconds "
+                                     f"(default: {defaults.channel_timeout})")
+    s.add_argument("--rate-limit", type=_rate, default="60/60", metavar="N/S",
+                   help="uploads and verifications a client may make in S seconds, or "
+                        "'off'; above it: 429 with Retry-After (default: 60/60)")
+    s.add_argument("--debug", action="store_true",
+                   help="Werkzeug's development server: one process, reloads nothing "
+                        "(default: off)")
+    s.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the web app (SQLite file ``--db``): waitress, or Werkzeug's development server
+    with ``--debug``."""
+    from .server import serve
+
+    config: dict[str, Any] = {"DATABASE": args.db, "RATE_LIMIT": args.rate_limit}
+    if args.debug:
+        from .app import create_app
+
+        app = create_app(config)
+        app.run(host=args.host, port=args.port, debug=True, use_reloader=False, threaded=True)
+        return 0
+    return serve(config, Settings(host=args.host, port=args.port, processes=args.processes,
+                                  threads=args.threads, channel_timeout=args.timeout))
