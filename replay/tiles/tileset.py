@@ -280,7 +280,8 @@ def _location_name(pos: tuple[int, ...], locations: dict[str, int], seg_index: i
     raise ValueError("segment without a location")
 
 
-def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
+def _segments(raw: dict[str, Any], where: str) -> tuple[list[Segment], dict[str, int]]:
+    """The segments of a tile document, and the index of each segment id."""
     seg_ids = [s["id"] for s in raw["segments"]]
     if len(set(seg_ids)) != len(seg_ids):
         raise TileSetError(f"{where}: duplicate segment id")
@@ -298,6 +299,11 @@ def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
             extra_sides=tuple(SIDE_INDEX[x] for x in s.get("extra_sides", [])),
             attrs=attrs,
         ))
+    return segments, index
+
+
+def _positions(raw: dict[str, Any], index: dict[str, int], where: str) -> list[int]:
+    """The segment at each of the 12 half-side positions (-1: none)."""
     t_pos: list[int] = []
     for k, p in enumerate(raw["positions"]):
         if p is None:
@@ -306,6 +312,11 @@ def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
             t_pos.append(index[p])
         else:
             raise TileSetError(f"{where}/positions/{k}: unknown segment {p!r}")
+    return t_pos
+
+
+def _check_locations(segments: list[Segment], t_pos: list[int], where: str) -> None:
+    """A segment touches a side or has a name (not both); names are unique."""
     on_edge = {p for p in t_pos if p >= 0} | {s.index for s in segments if s.extra_sides}
     for s in segments:
         if s.index not in on_edge and not s.name:
@@ -315,6 +326,12 @@ def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
     names = [s.name for s in segments if s.name]
     if len(set(names)) != len(names):
         raise TileSetError(f"{where}: two segments share a location name")
+
+
+def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
+    segments, index = _segments(raw, where)
+    t_pos = _positions(raw, index, where)
+    _check_locations(segments, t_pos, where)
     rotations = tuple(_rotate(t_pos, segments, raw["edges"], q) for q in range(4))
     open_sides = tuple(sum(1 for side in range(4) if seg.index in rotations[0].side_segs[side])
                        for seg in segments)

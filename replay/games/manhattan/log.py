@@ -11,7 +11,7 @@ when not the default) and ``deal`` (M3: required without a seed, checked with on
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.errors import IllegalMove, LogFormatError
@@ -60,6 +60,21 @@ def options_from(header: Mapping[str, Any], players: tuple[Player, ...],
         if p.colour not in COLOURS:
             raise IllegalMove("M1", f"{p.name} plays {p.colour}; Manhattan's colours are "
                               f"{', '.join(COLOURS)}")
+    sides = _sides(raw, players)
+    second_colours = _second_colours([p.get("second_colour") for p in raw], players)
+    deal = header.get("deal")
+    if deal is not None and len(deal) != n:
+        raise LogFormatError(f"the deal gives {len(deal)} hands for {n} players", "/deal")
+    if material.cards < n * material.hand_size + 1:
+        raise IllegalMove("M1", f"{material.cards} cards cannot deal {material.hand_size} "
+                          f"to each of {n} players and leave a pile")
+    return {"sides": sides, "second_colours": second_colours,
+            "deal": None if deal is None else tuple(tuple(h) for h in deal)}
+
+
+def _sides(raw: Sequence[Any], players: tuple[Player, ...]) -> tuple[str, ...]:
+    """The side of the table each player sits on: as given for all, or the default (M2)."""
+    n = len(players)
     given = [p.get("side") for p in raw]
     if any(s is not None for s in given) and None in given:
         raise LogFormatError(f"give every player's side or none (by default "
@@ -70,34 +85,31 @@ def options_from(header: Mapping[str, Any], players: tuple[Player, ...],
         if sides.index(side) != i:
             raise IllegalMove("M2", f"{players[i].name} and {players[sides.index(side)].name} "
                               f"both sit on the {side} side: one player a side")
-    seconds = [p.get("second_colour") for p in raw]
-    second_colours: tuple[str, ...] | None = None
-    if n != 2:
+    return sides
+
+
+def _second_colours(seconds: Sequence[Any], players: tuple[Player, ...]) -> tuple[str, ...] | None:
+    """The second colour of each player of a two-player game, given or the first spare one
+    (M7); None in a game of more players, where none may be given."""
+    if len(players) != 2:
         if any(s is not None for s in seconds):
             k = next(i for i, s in enumerate(seconds) if s is not None)
             raise IllegalMove("M7", f"{players[k].name} has a second colour, "
                               f"{seconds[k]}; only the two-player game gives players two")
-    else:
-        taken = [p.colour for p in players] + [s for s in seconds if s is not None]
-        spare = iter(c for c in COLOURS if c not in taken)
-        second_colours = tuple(s if s is not None else next(spare, "none") for s in seconds)
-        for i, colour in enumerate(second_colours):
-            if colour not in COLOURS:
-                raise IllegalMove("M1", f"{players[i].name}'s second colour is {colour}; "
-                                  f"Manhattan's colours are {', '.join(COLOURS)}")
-        everyone = [p.colour for p in players] + list(second_colours)
-        for i, colour in enumerate(everyone):
-            if everyone.index(colour) != i:
-                raise IllegalMove("M2", f"{colour} is played twice: every colour belongs to "
-                                  "one player")
-    deal = header.get("deal")
-    if deal is not None and len(deal) != n:
-        raise LogFormatError(f"the deal gives {len(deal)} hands for {n} players", "/deal")
-    if material.cards < n * material.hand_size + 1:
-        raise IllegalMove("M1", f"{material.cards} cards cannot deal {material.hand_size} "
-                          f"to each of {n} players and leave a pile")
-    return {"sides": sides, "second_colours": second_colours,
-            "deal": None if deal is None else tuple(tuple(h) for h in deal)}
+        return None
+    taken = [p.colour for p in players] + [s for s in seconds if s is not None]
+    spare = iter(c for c in COLOURS if c not in taken)
+    second_colours = tuple(s if s is not None else next(spare, "none") for s in seconds)
+    for i, colour in enumerate(second_colours):
+        if colour not in COLOURS:
+            raise IllegalMove("M1", f"{players[i].name}'s second colour is {colour}; "
+                              f"Manhattan's colours are {', '.join(COLOURS)}")
+    everyone = [p.colour for p in players] + list(second_colours)
+    for i, colour in enumerate(everyone):
+        if everyone.index(colour) != i:
+            raise IllegalMove("M2", f"{colour} is played twice: every colour belongs to "
+                              "one player")
+    return second_colours
 
 
 def players_json(config: GameConfig) -> list[dict[str, Any]]:
