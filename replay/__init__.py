@@ -1,4 +1,4 @@
-"""Deterministic replay and verification of recorded board games (the Carcassonne family).
+"""Deterministic replay and verification of recorded board games.
 
 A first session::
 

@@ -146,8 +146,32 @@ def header_5x(value: dict[str, Any], problems: Problems) -> Header:
         raise problems.refuse("truncated", "setup.elements or setup.rules is not an object",
                               "setup")
     h = Header()
+    sets = _sets_5x(h, setup["sets"], elements, problems)
+    _check_start(setup.get("start"), problems)
+    for extra in ("addons",):
+        if setup.get(extra):
+            h.declared.append(extra)
+            problems.warn("unused-element", f"setup.{extra} is not supported: the import is "
+                          "refused if it is used", f"setup.{extra}")
+    _elements_5x(h, elements, problems)
+    if elements.get("shepherd") and "hills-sheep" not in sets:
+        sets["hills-sheep"] = 1
+        problems.warn("shepherd-without-set", "shepherds without the Hills & Sheep set: the log "
+                      "plays hills-sheep, whose tiles never appear (sound only if the game is "
+                      "scored after its last move)", "setup.elements")
+    on = {k for k, v in elements.items() if v}
+    _finish(h, sets, on, problems, "setup.elements")
+    h.shepherd = bool(elements.get("shepherd"))
+    h.big_follower = bool(elements.get("big-follower"))
+    _rules_5x(h, rules, on, problems)
+    return h
+
+
+def _sets_5x(h: Header, given: dict[str, Any], elements: dict[str, Any],
+             problems: Problems) -> dict[str, int]:
+    """The sets a 5.x/6.x save plays (``setup.sets``), by our expansion name ("" the base)."""
     sets: dict[str, int] = {}
-    for key, count in setup["sets"].items():
+    for key, count in given.items():
         name, _, edition = str(key).partition(":")
         ed = edition or ("2" if elements.get("garden") else "1")
         if name in SET_NAMES:
@@ -165,12 +189,11 @@ def header_5x(value: dict[str, Any], problems: Problems) -> Header:
     if "" not in sets:
         raise problems.refuse("no-base", "the game is played without the basic set",
                               "setup.sets")
-    _check_start(setup.get("start"), problems)
-    for extra in ("addons",):
-        if setup.get(extra):
-            h.declared.append(extra)
-            problems.warn("unused-element", f"setup.{extra} is not supported: the import is "
-                          "refused if it is used", f"setup.{extra}")
+    return sets
+
+
+def _elements_5x(h: Header, elements: dict[str, Any], problems: Problems) -> None:
+    """The figures and elements of a 5.x/6.x save (``setup.elements``), checked."""
     small = elements.get("small-follower")
     if not small:
         raise problems.refuse("rule-off", "the game is played without small followers",
@@ -194,17 +217,6 @@ def header_5x(value: dict[str, Any], problems: Problems) -> Header:
         h.declared.append(name)
         problems.warn("unused-element", f"element {name} is not supported: the import is "
                       "refused if it is used", "setup.elements")
-    if elements.get("shepherd") and "hills-sheep" not in sets:
-        sets["hills-sheep"] = 1
-        problems.warn("shepherd-without-set", "shepherds without the Hills & Sheep set: the log "
-                      "plays hills-sheep, whose tiles never appear (sound only if the game is "
-                      "scored after its last move)", "setup.elements")
-    on = {k for k, v in elements.items() if v}
-    _finish(h, sets, on, problems, "setup.elements")
-    h.shepherd = bool(elements.get("shepherd"))
-    h.big_follower = bool(elements.get("big-follower"))
-    _rules_5x(h, rules, on, problems)
-    return h
 
 
 def _rules_5x(h: Header, rules: dict[str, Any], on: set[str], problems: Problems) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ....tiles.sets import builtin_tileset
-from ....tiles.tileset import POSITIONS, SIDES, TileType, location_name
+from ....tiles.tileset import POSITIONS, SIDES, Rotated, TileType, location_name
 
 # project tile set -> the log's expansion name ("" for the base game)
 TILESETS = {"base-1e": "", "inns-cathedrals": "inns-cathedrals", "hills-sheep": "hills-sheep"}
@@ -105,26 +105,7 @@ def location_at(tile: TileType, rotation: int, mask: str, feature: str | None) -
         raise MaskError(f"location {mask!r} names nothing")
     if len(atoms) == 1 and (atoms[0] in INNER or atoms[0] == "I"):
         return _inner(tile, rot.locations, atoms[0], want, mask)
-    fields = [a for a in atoms if a in FIELD_ATOMS]
-    sides = [a for a in atoms if a in SIDE_NAMES]
-    unknown = [a for a in atoms if a not in FIELD_ATOMS and a not in SIDE_NAMES]
-    if unknown:
-        raise MaskError(f"location {mask!r}: {unknown[0]!r} is no location of the base game, "
-                        "Inns & Cathedrals or Hills & Sheep")
-    if fields and sides:
-        raise MaskError(f"location {mask!r} mixes field halves and sides (two segments)")
-    if fields:
-        segs = {rot.pos[FIELD_ATOMS[a]] for a in fields}
-        allowed = {"field"}
-    else:
-        letters = "".join(SIDE_NAMES[a] for a in sides)
-        segs_per_side = [{i for i in rot.side_segs[SIDES.index(s)]
-                          if tile.segments[i].type in ("city", "road")} for s in letters]
-        common = set.intersection(*segs_per_side)
-        # a side is named by its middle position; fall back on it when it alone is common
-        mids = {rot.pos[1 + 3 * SIDES.index(s)] for s in letters}
-        segs = common if len(common) == 1 else mids
-        allowed = {"city", "road"}
+    segs, allowed = _edge_segments(tile, rot, atoms, mask)
     if -1 in segs or not segs:
         raise MaskError(f"location {mask!r} names no segment of tile {tile.id}")
     if len(segs) > 1:
@@ -134,6 +115,28 @@ def location_at(tile: TileType, rotation: int, mask: str, feature: str | None) -
         raise MaskError(f"location {mask!r} is a {seg.type} of tile {tile.id}, not "
                         f"{want or ' or '.join(sorted(allowed))}")
     return location_name(rot, seg.index)
+
+
+def _edge_segments(tile: TileType, rot: Rotated, atoms: list[str],
+                   mask: str) -> tuple[set[int], set[str]]:
+    """The segments a mask of field halves or of sides names, and the types it may name."""
+    fields = [a for a in atoms if a in FIELD_ATOMS]
+    sides = [a for a in atoms if a in SIDE_NAMES]
+    unknown = [a for a in atoms if a not in FIELD_ATOMS and a not in SIDE_NAMES]
+    if unknown:
+        raise MaskError(f"location {mask!r}: {unknown[0]!r} is no location of the base game, "
+                        "Inns & Cathedrals or Hills & Sheep")
+    if fields and sides:
+        raise MaskError(f"location {mask!r} mixes field halves and sides (two segments)")
+    if fields:
+        return {rot.pos[FIELD_ATOMS[a]] for a in fields}, {"field"}
+    letters = "".join(SIDE_NAMES[a] for a in sides)
+    segs_per_side = [{i for i in rot.side_segs[SIDES.index(s)]
+                      if tile.segments[i].type in ("city", "road")} for s in letters]
+    common = set.intersection(*segs_per_side)
+    # a side is named by its middle position; fall back on it when it alone is common
+    mids = {rot.pos[1 + 3 * SIDES.index(s)] for s in letters}
+    return (common if len(common) == 1 else mids), {"city", "road"}
 
 
 def _inner(tile: TileType, locations: dict[str, int], atom: str, want: str | None,

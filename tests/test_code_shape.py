@@ -1,0 +1,98 @@
+"""The shape the code keeps (issue 27): layers, family boundaries, module sizes, complexity.
+
+Each check reads the sources as text or through ``ast`` (and radon for complexity), so a
+change that breaks a boundary fails here with the place named."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from radon.complexity import cc_rank, cc_visit
+
+from replay.core.family import families
+
+ROOT = Path(__file__).resolve().parent.parent
+LIBRARY = sorted((ROOT / "replay").rglob("*.py"))
+SOURCES = LIBRARY + sorted((ROOT / "web").rglob("*.py"))
+MAX_LINES = 500
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            if node.level:
+                base = base[:len(base) - node.level + 1]
+                name = ".".join([*base, node.module] if node.module else base)
+            else:
+                name = node.module or ""
+            out.append((node.lineno, name))
+            out += [(node.lineno, f"{name}.{a.name}") for a in node.names]
+    return out
+
+
+def _where(path: Path, line: int) -> str:
+    return f"{path.relative_to(ROOT)}:{line}"
+
+
+def test_the_library_never_imports_the_web_app() -> None:
+    found = [_where(p, n) for p in LIBRARY for n, m in _imports(p)
+             if m == "web" or m.startswith("web.")]
+    assert not found, found
+
+
+def test_the_core_imports_no_importer_and_no_family() -> None:
+    core = sorted((ROOT / "replay" / "core").glob("*.py"))
+    found = [f"{_where(p, n)} {m}" for p in core for n, m in _imports(p)
+             if m.startswith("replay.games.") or ".importers" in m]
+    assert not found, found
+
+
+def _names_of_games() -> set[str]:
+    names: set[str] = set()
+    for fam in families():
+        names |= {fam.name, fam.label}
+        for x in fam.expansions.values():
+            names |= {x.name, x.label, x.name.replace("-", "_")}
+    return names
+
+
+def test_no_module_outside_the_games_names_a_game_or_an_expansion() -> None:
+    games = ROOT / "replay" / "games"
+    words = _names_of_games()
+    pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(w)}(?![\w-])" for w in
+                                  sorted(words, key=len, reverse=True)))
+    found = []
+    for path in SOURCES:
+        if path.is_relative_to(games):
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for hit in pattern.findall(line):
+                if hit == "base" and not re.search(r"[\"']base[\"']", line):
+                    continue  # the word, not the game's name
+                found.append(f"{_where(path, n)}: {hit}")
+    assert not found, "\n".join(found)
+
+
+def test_no_module_is_over_500_lines() -> None:
+    long = {str(p.relative_to(ROOT)): n for p in SOURCES
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, long
+
+
+def test_no_function_is_worse_than_complexity_grade_d() -> None:
+    worse = []
+    for path in SOURCES:
+        for block in cc_visit(path.read_text(encoding="utf-8")):
+            if cc_rank(block.complexity) > "D":
+                worse.append(f"{_where(path, block.lineno)} {block.name}: "
+                             f"{cc_rank(block.complexity)} ({block.complexity})")
+    assert not worse, worse
