@@ -11,13 +11,15 @@ from .words import article, figure_words, on_feature, where
 ROLES = {"road": "thief", "city": "knight", "field": "farmer", "cloister": "monk",
          "forest": "gatherer", "river": "fisher", "meadow": "hunter"}
 
+DRAWN_TILE_RULE = "G5"  # the rule a drawn tile that fits nowhere leaves the game under
+
 if TYPE_CHECKING:
     from ..core.family import Player
 
 
 @event_kind
 class Place(NamedTuple):
-    """A tile put on the board (``bonus``: the bonus tile of a Hunters & Gatherers turn)."""
+    """A tile put on the board (``bonus``: a second tile the turn earned, a bonus tile)."""
 
     player: int
     tile: str
@@ -116,7 +118,8 @@ class FigureReturned(NamedTuple):
 
 @event_kind
 class Discard(NamedTuple):
-    """A tile that fits nowhere left the game: a drawn tile (G5) or a bonus tile (HG7)."""
+    """A tile that fits nowhere left the game: a drawn tile (G5) or a bonus tile (under its
+    family's rule)."""
 
     player: int  # who drew it
     tile: str
@@ -135,7 +138,7 @@ class Discard(NamedTuple):
         return f"discard {self.tile} [{self.rule}] (drawn by {names[self.player]})"
 
     def explain(self, players: Sequence[Player]) -> str:
-        what = "the bonus tile" if self.rule == "HG7" else "the tile drawn"
+        what = "the tile drawn" if self.rule == DRAWN_TILE_RULE else "the bonus tile"
         words = f" ({self.words})" if self.words else ""
         return (f"{what}{words} fits nowhere on the board and leaves the game "
                 f"({self.rule})")

@@ -94,8 +94,15 @@ class TileFamily(Family):
 
     def describe_move(self, move: Any, events: Sequence[Event] | None,
                       state: GameState) -> MoveText:
-        """The tile in words, where it went, its figure (``words.describe_move``)."""
-        return words.describe_move(move, events, state)
+        """The tile in words, where it went, its figure (``words.describe_move``), then what
+        else the turn did (``turn_words``)."""
+        return words.describe_move(move, events, state, *self.turn_words(events or ()))
+
+    def turn_words(self, events: Sequence[Event]) -> tuple[list[str], list[str]]:
+        """What a turn did besides placing its tile and figure, in words and in codes, for
+        the move list (``describe_move`` tells it last): nothing, in a game whose turn is one
+        tile; a family whose turns do more tells it."""
+        return [], []
 
     def refuse_foreign_fields(self, raw: Mapping[str, Any], path: str) -> None:
         """A move field the schema knows but this game does not play."""

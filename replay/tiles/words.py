@@ -2,8 +2,10 @@
 tile (``to the north-west``), a figure put somewhere (``a knight in the city to the north``)
 and a whole move (``describe_move``: an entry of the viewer's move list).
 
-The codes (tile ids such as ``W`` or ``HG-37``, half-side locations such as ``NL``) stay in
-the JSON of the events and in tooltips; what a person reads is built here.
+The codes (tile ids such as ``W``, half-side locations such as ``NL``) stay in the JSON of the
+events and in tooltips; what a person reads is built here. A tile is told from its segment
+types and attributes (tile data, like its art), so a new tile set needs no words of its own; what
+a family adds to a turn (``TileFamily.turn_words``) it tells itself.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from ..core.family import MoveText
 if TYPE_CHECKING:
     from ..core.events import Event
     from ..core.family import GameState
-    from .events import FigurePlaced
+    from .events import FigurePlaced, Place
     from .tileset import Segment
 
 # A half side (or a side) of a tile, as the direction it lies in from the tile's centre. "NL"
@@ -92,8 +94,8 @@ def describe_tile(segments: tuple[Segment, ...], open_sides: tuple[int, ...], ed
     by_type: dict[str, list[Segment]] = {}
     for seg in segments:
         by_type.setdefault(seg.type, []).append(seg)
-    base = _carcassonne_parts(by_type, open_sides, edges)
-    land = _hg_parts(by_type)
+    base = _built_parts(by_type, open_sides, edges)
+    land = _nature_parts(by_type)
     texts = []
     if base:
         texts.append(base[0] if len(base) == 1
@@ -109,8 +111,9 @@ def describe_tile(segments: tuple[Segment, ...], open_sides: tuple[int, ...], ed
     return ("a bonus tile: " if bonus else "") + out
 
 
-def _carcassonne_parts(by_type: dict[str, list[Segment]], open_sides: tuple[int, ...],
-                       edges: str) -> list[str]:
+def _built_parts(by_type: dict[str, list[Segment]], open_sides: tuple[int, ...],
+                 edges: str) -> list[str]:
+    """Cities, cloisters, roads and fields, with their pennants, cathedrals and inns."""
     parts: list[str] = []
     cities = by_type.get("city", [])
     if cities:
@@ -150,7 +153,8 @@ def _carcassonne_parts(by_type: dict[str, list[Segment]], open_sides: tuple[int,
     return parts
 
 
-def _hg_parts(by_type: dict[str, list[Segment]]) -> list[str]:
+def _nature_parts(by_type: dict[str, list[Segment]]) -> list[str]:
+    """Rivers, lakes, forests and meadows, with their fish, gold, mushrooms and animals."""
     parts: list[str] = []
     rivers = by_type.get("river", [])
     lakes = by_type.get("lake", [])
@@ -198,71 +202,69 @@ def _hg_parts(by_type: dict[str, list[Segment]]) -> list[str]:
 
 # --------------------------------------------------------------------------- moves
 
-def describe_move(move: Any, events: Sequence[Event] | None, state: GameState) -> MoveText:
+def describe_move(move: Any, events: Sequence[Event] | None, state: GameState,
+                  more_words: Sequence[str] = (), more_codes: Sequence[str] = ()) -> MoveText:
     """A tile move told for people and in codes (``Family.describe_move``): the tile in words
-    with where it went and how it was turned, then the figure put on it, then the bonus tile of
-    a Hunters & Gatherers turn with its figure (``a city cap with a road at (0,1), turned 90° ·
-    knight in the city to the north``); in codes ``W (0,1) 90° follower N``. An illegal move
-    (``events`` None) is told from the move, its tile from the move or else the tile ``state``
-    (where it was tried) has drawn."""
-    from .events import Discard, FigurePlaced, Place
-
+    with where it went and how it was turned, then the figure put on it, then ``more_words``:
+    what else the turn did, as its family tells it (``TileFamily.turn_words``), ``more_codes``
+    in codes (``a city cap with a road at (0,1), turned 90° · knight in the city to the
+    north``; in codes ``W (0,1) 90° follower N``). An illegal move (``events`` None) is told
+    from the move, its tile from the move or else the tile ``state`` (where it was tried) has
+    drawn."""
     tried = move if events is None else None  # an illegal move: what it tried
-    events = events or ()
-
-    tiles: dict[str, Any] = getattr(state, "tiles_by_id", {})
-    land: Place | None = None
-    figure: FigurePlaced | None = None
-    bonus_words: list[str] = []
-    bonus_codes: list[str] = []
-    in_bonus = False
-    for e in events:
-        if isinstance(e, Place):
-            if e.bonus:
-                in_bonus = True
-                turned = f", turned {e.rotation}°" if e.rotation else ""
-                bonus_words.append(f"bonus tile: {e.words or 'a tile'} at ({e.x},{e.y})"
-                                   f"{turned}")
-                bonus_codes.append(f"bonus {e.tile} ({e.x},{e.y}) {e.rotation}°")
-            elif land is None:
-                land = e
-        elif isinstance(e, FigurePlaced):
-            if in_bonus:
-                bonus_words.append(_figure_text(e, None) or "")
-                bonus_codes.append(_figure_code(e, None) or "")
-            elif figure is None:
-                figure = e
-        elif isinstance(e, Discard) and e.rule == "HG7":
-            bonus_words.append(f"bonus tile {e.words or ''} fits nowhere and is discarded")
-            bonus_codes.append(f"bonus {e.tile} discarded")
-    tile_id: str | None = getattr(move, "tile", None)
-    if land is not None:
-        tile_id, words = land.tile, land.words or None
-    else:
-        if tile_id is None and tried is not None:
-            tile_id = state.status().get("next_tile")
-        found = tiles.get(tile_id) if tile_id else None
-        words = (str(found.words) if found is not None
-                 else f"tile {tile_id}" if tile_id else None)
+    land, figure = _placed(events or ())
+    tile_id, words = _tile_told(move, land, tried, state)
     x, y, rotation = (getattr(move, k, 0) for k in ("x", "y", "rotation"))
-    if getattr(move, "discard", False):
+    discard = getattr(move, "discard", False)
+    if discard:
         head = f"discards {words or 'a tile'}"
     else:
         turned = f", turned {rotation}°" if rotation else ""
         head = f"{words or 'a tile'} at ({x},{y}){turned}"
-    extra = "; ".join(w for w in (_figure_text(figure, tried),
-                                  ", ".join(bonus_words)) if w)
+    extra = "; ".join(w for w in (figure_text(figure, tried), ", ".join(more_words)) if w)
     text = head + (f" · {extra}" if extra else "")
     tile_code = ""
     if tile_id is not None:
-        tile_code = (f"discard {tile_id}" if getattr(move, "discard", False)
-                     else f"{tile_id} ({x},{y}) {rotation}°")
-    codes = " ".join(c for c in (tile_code, _figure_code(figure, tried),
-                                 " ".join(c for c in bonus_codes if c)) if c)
+        tile_code = f"discard {tile_id}" if discard else f"{tile_id} ({x},{y}) {rotation}°"
+    codes = " ".join(c for c in (tile_code, figure_code(figure, tried),
+                                 " ".join(c for c in more_codes if c)) if c)
     return MoveText(text, codes)
 
 
-def _figure_text(event: FigurePlaced | None, move: Any) -> str | None:
+def _placed(events: Sequence[Event]) -> tuple[Place | None, FigurePlaced | None]:
+    """The tile a turn placed and the figure put on it: the first ``Place`` and the first
+    figure after it, before a second tile of the turn (a ``Place`` with ``bonus``)."""
+    from .events import FigurePlaced, Place
+
+    land: Place | None = None
+    figure: FigurePlaced | None = None
+    for e in events:
+        if isinstance(e, Place):
+            if e.bonus:
+                break
+            if land is None:
+                land = e
+        elif isinstance(e, FigurePlaced) and figure is None:
+            figure = e
+    return land, figure
+
+
+def _tile_told(move: Any, land: Place | None, tried: Any,
+               state: GameState) -> tuple[str | None, str | None]:
+    """The id of the tile a move played and its words: from its event, else from the move
+    or (an illegal move that names none) the tile ``state`` has drawn."""
+    if land is not None:
+        return land.tile, land.words or None
+    tile_id: str | None = getattr(move, "tile", None)
+    if tile_id is None and tried is not None:
+        tile_id = state.status().get("next_tile")
+    tiles: dict[str, Any] = getattr(state, "tiles_by_id", {})
+    found = tiles.get(tile_id) if tile_id else None
+    words = str(found.words) if found is not None else f"tile {tile_id}" if tile_id else None
+    return tile_id, words
+
+
+def figure_text(event: FigurePlaced | None, move: Any) -> str | None:
     """The figure of a move in words: ``knight in the city to the north-west`` (from its
     event; from the move's choice when it was not played)."""
     if event is not None:
@@ -274,7 +276,7 @@ def _figure_text(event: FigurePlaced | None, move: Any) -> str | None:
     return f"{fig.kind.replace('-', ' ')} {where(fig.location)}"
 
 
-def _figure_code(event: FigurePlaced | None, move: Any) -> str | None:
+def figure_code(event: FigurePlaced | None, move: Any) -> str | None:
     """The figure of a move in the log's codes: ``follower NL``."""
     if event is not None:
         return f"{event.kind} {event.location}"

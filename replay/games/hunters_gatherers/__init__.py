@@ -8,10 +8,11 @@ networks); HG4, HG5, HG9-HG11 in ``scoring``; HG12 are the rulebook examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.errors import LogFormatError
+from ...core.events import Event
 from ...core.family import GameConfig, GameState, Option
 from ...tiles.family import TileFamily
 from ...tiles.moves import TileMove, encode_tile_move, plain_fields, tile_fields
@@ -63,6 +64,12 @@ class HuntersGatherers(TileFamily):
             bonus = raw["bonus"]
             return plain_fields(bonus, BONUS_FIELDS, self.figure_kinds) is not None
         return True
+
+    def turn_words(self, events: Sequence[Event]) -> tuple[list[str], list[str]]:
+        """The bonus tile the turn earned (HG7), with its figure, or its discard."""
+        from .words import bonus_words
+
+        return bonus_words(events)
 
     def play_random(self, state: GameState, pick: Any) -> Move:
         """The land tile, then (HG7) the bonus tile it earned, by the generator's policy."""
