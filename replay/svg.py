@@ -11,7 +11,6 @@ attempted move in red and the rule and reason written on the board.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from .core.colours import player_colour
 from .core.events import Event
@@ -57,9 +56,3 @@ def render(record: GameRecord, n: int | None = None, *, size: int | None = None,
         notes = claim_notes(record, pos.n, report)
     return board(pos.state, events=pos.events, failure=pos.failure, notes=notes, size=size,
                  prefix=prefix)
-
-
-def next_piece(state: GameState, size: int = 56) -> str:
-    """What the player to move plays next, drawn on its own ("" when nothing is known)."""
-    drawn: Any = getattr(state, "next_piece_svg", None)
-    return drawn(size) if drawn is not None else ""

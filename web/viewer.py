@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from html import escape
 from typing import Any
 
 from replay import svg
 from replay.core.colours import text_on
 from replay.core.events import Event, Score, worth_telling
 from replay.core.family import GameState
+from replay.core.svgtext import element, open_tag, wrap
 from replay.tiles import drawing
 
 from .games import Entry, Summary
@@ -152,7 +152,7 @@ def build(entry: Entry, n: int, draw: bool = True) -> View:
     if status.get("next_tile") is not None and pos.failure is None:
         view.next_tile = status["next_tile"]
         if draw:
-            view.next_tile_svg = svg.next_piece(game, 56)
+            view.next_tile_svg = game.next_piece_svg(56)
     return view
 
 
@@ -210,25 +210,25 @@ def linked_board(game: GameState, events: list[Event], board: str) -> str:
     scored = drawing._scored(b, events)
     index = [i for i, e in enumerate(events) if isinstance(e, Score)]
     players = game.players
-    layers = ['<g class="scored">']
+    layers: list[str] = []
     badges: list[tuple[int, int]] = []
     for i, (ev, _) in zip(index, scored, strict=True):
         won = [w for w in ev.winners if 0 <= w < len(players)]
         fills = [svg.player_colour(players[w].colour) for w in won] or [NOBODY]
         one = drawing._emphasis(b, [ev])
         inner = one[one.index(">") + 1:-len("</g>")]
-        layers.append(f'<g class="hl hl-{escape(ev.phase)}" data-ev="{i}" fill="{fills[0]}" '
-                      f'stroke="{fills[-1]}" stroke-width="4" stroke-linejoin="round">'
-                      f'{inner}</g>')
+        layers.append(wrap("g", inner, class_=f"hl hl-{ev.phase}", data_ev=i, fill=fills[0],
+                           stroke=fills[-1], stroke_width="4", stroke_linejoin="round"))
         if won and ev.points:
             badges.extend((i, w) for w in won)
-    layers.append("</g>")
-    board = board.replace(whole, "".join(layers), 1)
+    board = board.replace(whole, wrap("g", *layers, class_="scored"), 1)
     names = iter(badges)
 
     def badge(match: re.Match[str]) -> str:
         i, w = next(names, (-1, -1))
-        return match.group(0) if i < 0 else f'<g class="popup" data-ev="{i}" data-seat="{w}" '
+        # the popup's start tag, its attributes after these: "<g" + the new ones + " "
+        return match.group(0) if i < 0 else open_tag("g", class_="popup", data_ev=i,
+                                                     data_seat=w)[:-1] + " "
 
     return POPUP.sub(badge, board)
 
@@ -314,34 +314,36 @@ def chart(entry: Entry, n: int, base_url: str) -> str:
     def py(score: float) -> float:
         return TOP + plot_h - score * plot_h / top
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {CHART_W:g} '
-           f'{CHART_H:g}" role="img" aria-label="scores after each move">']
+    out = []
     for v in yticks:
         y = py(v)
-        out.append(f'<line x1="{LEFT}" x2="{CHART_W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
-                   f'class="grid"/><text x="{LEFT - 5}" y="{y + 4:.1f}" class="axis" '
-                   f'text-anchor="end">{v}</text>')
+        out.append(element("line", x1=LEFT, x2=CHART_W - RIGHT, y1=f"{y:.1f}", y2=f"{y:.1f}",
+                           class_="grid"))
+        out.append(element("text", v, x=LEFT - 5, y=f"{y + 4:.1f}", class_="axis",
+                           text_anchor="end"))
     for k in xticks:
-        x = px(k)
-        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{TOP + plot_h:.1f}" '
-                   f'y2="{TOP + plot_h + 4:.1f}" class="tick"/><text x="{x:.1f}" '
-                   f'y="{TOP + plot_h + 16:.1f}" class="axis" text-anchor="middle">{k}</text>')
-    out.append(f'<text x="{LEFT + plot_w / 2:.1f}" y="{CHART_H - 3:g}" class="label" '
-               f'text-anchor="middle">move</text>')
-    out.append(f'<text transform="translate(11 {TOP + plot_h / 2:.1f}) rotate(-90)" '
-               f'class="label" text-anchor="middle">points</text>')
+        x = f"{px(k):.1f}"
+        out.append(element("line", x1=x, x2=x, y1=f"{TOP + plot_h:.1f}",
+                           y2=f"{TOP + plot_h + 4:.1f}", class_="tick"))
+        out.append(element("text", k, x=x, y=f"{TOP + plot_h + 16:.1f}", class_="axis",
+                           text_anchor="middle"))
+    out.append(element("text", "move", x=f"{LEFT + plot_w / 2:.1f}", y=f"{CHART_H - 3:g}",
+                       class_="label", text_anchor="middle"))
+    out.append(element("text", "points", transform=f"translate(11 {TOP + plot_h / 2:.1f}) "
+                                                   f"rotate(-90)",
+                       class_="label", text_anchor="middle"))
     for i, p in enumerate(players):
         pts = " ".join(f"{px(k):.1f},{py(s[i]):.1f}" for k, s in enumerate(summary.scores))
-        out.append(f'<polyline points="{pts}" fill="none" stroke="{svg.player_colour(p["colour"])}"'
-                   f' stroke-width="2.5" stroke-linejoin="round" data-seat="{i}">'
-                   f'<title>{escape(p["name"])}</title></polyline>')
+        out.append(wrap("polyline", element("title", p["name"]), points=pts, fill="none",
+                        stroke=svg.player_colour(p["colour"]), stroke_width="2.5",
+                        stroke_linejoin="round", data_seat=i))
     if summary.failure is not None:
-        x = px(summary.failure + 1)
-        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{TOP:g}" y2="{TOP + plot_h:.1f}" '
-                   f'class="fail"/>')
-    x = px(n)
-    out.append(f'<line class="cursor" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP - 6:.1f}" '
-               f'y2="{TOP + plot_h:.1f}"/>')
+        x = f"{px(summary.failure + 1):.1f}"
+        out.append(element("line", x1=x, x2=x, y1=f"{TOP:g}", y2=f"{TOP + plot_h:.1f}",
+                           class_="fail"))
+    x = f"{px(n):.1f}"
+    out.append(element("line", class_="cursor", x1=x, x2=x, y1=f"{TOP - 6:.1f}",
+                       y2=f"{TOP + plot_h:.1f}"))
     width = plot_w / last
     for k in range(summary.last + 1):
         if k < len(summary.scores):
@@ -349,11 +351,13 @@ def chart(entry: Entry, n: int, base_url: str) -> str:
                                                                 strict=False))
         else:
             tip = "illegal move"
-        out.append(f'<a href="{base_url}{k}" data-move="{k}"><rect x="{px(k) - width / 2:.1f}" '
-                   f'y="0" width="{width:.1f}" height="{TOP + plot_h + 20:.1f}" class="hit">'
-                   f'<title>{escape(f"move {k}: {tip}")}</title></rect></a>')
-    out.append("</svg>")
-    return "".join(out)
+        out.append(wrap("a", wrap("rect", element("title", f"move {k}: {tip}"),
+                                  x=f"{px(k) - width / 2:.1f}", y="0", width=f"{width:.1f}",
+                                  height=f"{TOP + plot_h + 20:.1f}", class_="hit"),
+                        href=f"{base_url}{k}", data_move=k))
+    return wrap("svg", *out, xmlns="http://www.w3.org/2000/svg", class_="chart",
+                viewBox=f"0 0 {CHART_W:g} {CHART_H:g}", role="img",
+                aria_label="scores after each move")
 
 
 def standings(entry: Entry, n: int) -> list[tuple[str, str, int]]:

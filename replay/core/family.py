@@ -223,6 +223,12 @@ class GameState(ABC):
         return self.family.draw(self, events=events, failure=failure, notes=notes, size=size,
                                 prefix=prefix)
 
+    def next_piece_svg(self, size: int = 56) -> str:
+        """The piece the player to move plays next (the tile drawn, say) drawn on its own, as
+        SVG ``size`` pixels wide: "" when there is none to show (nothing drawn yet, the end,
+        a game whose pieces are not drawn), as here; the viewer shows it beside the board."""
+        return ""
+
 
 class Family(ABC):
     """A game family: rules, expansions, log format and drawing."""

@@ -269,7 +269,7 @@ def _road_ends(w: _Work) -> None:
     elif not w.cities:
         w.icons.append(("house", CENTRE))
     if len(roads) == 2 and w.cities:
-        # a crossing between cities: short stubs lead to their gates (IC4: no road there)
+        # a crossing between cities: short stubs lead to their gates (no road runs there)
         for city in w.cities:
             w.stubs.append(line_shape(CENTRE, w.anchors[city] or CENTRE))
             stroke_line(w.grid, w.stubs[-1].poly, LINE_HALF_WIDTH, BLOCKED)
