@@ -219,7 +219,7 @@ def test_an_internal_error_is_not_a_verdict(tmp_path: Path) -> None:
     path.write_text(dumps(generate_log("base", 2, 1)))
     code = ("import sys, replay.core.verify as v, replay.cli as c\n"
             "def broken(*a, **k): raise KeyError('boom')\n"
-            "c.verify_file = broken\n"
+            "c.verify = broken\n"
             "sys.exit(c.main(['verify', sys.argv[1]]))\n")
     proc = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
