@@ -74,25 +74,27 @@ def _scan(folder: str, rel: str, out: dict[str, os.DirEntry[str]]) -> None:
                 out[f"{rel}{entry.name}"] = entry
 
 
-def _fresh(manifest: dict[str, Any]) -> bool:
+def _stale(manifest: dict[str, Any]) -> str | None:
+    """Why the build of ``manifest`` does not match the sources (None: it does)."""
     recorded = manifest.get("sources")
     if manifest.get("tag") != tag() or not isinstance(recorded, dict):
-        return False
+        return "built for another interpreter"
     files: dict[str, os.DirEntry[str]] = {}
     _scan(str(PACKAGE), os.path.relpath(PACKAGE, ROOT).replace(os.sep, "/") + "/", files)
-    if len(files) != len(recorded):
-        return False
     for name, found in files.items():
         entry = recorded.get(name)
         if not isinstance(entry, list) or len(entry) != 3:
-            return False
+            return f"{name} is new"
         stat = found.stat()
         if stat.st_size != entry[0]:
-            return False
+            return f"{name} changed"
         if (stat.st_mtime_ns != entry[1]  # touched: only the content decides
                 and _sha256_hex(_read(found.path)) != entry[2]):
-            return False
-    return True
+            return f"{name} changed"
+    if len(files) != len(recorded):
+        gone = sorted(set(recorded) - set(files))
+        return f"{gone[0] if gone else 'a source'} is gone"
+    return None
 
 
 def restamp() -> None:
@@ -121,21 +123,38 @@ def restamp() -> None:
             f.write(json.dumps(manifest, indent=1) + "\n")
 
 
+# why the compiled modules are not in use, once ``compiled`` has looked ("" while they are)
+why_pure = ""
+
+
 def compiled() -> dict[str, str]:
     """The compiled modules to use (module name to file), or {} when the build is missing,
-    stale, for another interpreter, or turned off by ``REPLAY_PURE``."""
-    if os.environ.get("REPLAY_PURE") or not os.path.isfile(MANIFEST):
+    stale, for another interpreter, or turned off by ``REPLAY_PURE`` (``why_pure`` says
+    which)."""
+    global why_pure
+    why_pure = ""
+    if os.environ.get("REPLAY_PURE"):
+        why_pure = "REPLAY_PURE=1"
+        return {}
+    if not os.path.isfile(MANIFEST):
+        why_pure = "no compiled build"
         return {}
     try:
         with open(MANIFEST, encoding="utf-8") as f:
             manifest = json.loads(f.read())
-        if not isinstance(manifest, dict) or not _fresh(manifest):
+        stale = _stale(manifest) if isinstance(manifest, dict) else "its manifest is broken"
+        if stale is not None:
+            why_pure = f"build stale: {stale}"
             return {}
         files = manifest.get("modules", {})
         found = {name: os.path.join(NATIVE, rel) for name, rel in files.items()}
     except (OSError, ValueError, AttributeError):
+        why_pure = "build stale: its manifest is broken"
         return {}
-    return found if all(os.path.isfile(p) for p in found.values()) else {}
+    if not all(os.path.isfile(p) for p in found.values()):
+        why_pure = "build stale: a compiled module is missing"
+        return {}
+    return found
 
 
 class _Finder:
@@ -154,11 +173,18 @@ class _Finder:
 
 
 def install() -> bool:
-    """Use the compiled modules from now on, if the build is fresh (see the module)."""
-    if any(isinstance(f, _Finder) for f in sys.meta_path):
+    """Use the compiled modules from now on, if the build is fresh (see the module). A stale
+    build is said once on stderr (not by the processes this one starts: the environment
+    carries ``REPLAY_STALE_SAID``)."""
+    if active():
         return True
     modules = compiled()
     if not modules:
+        if why_pure.startswith("build stale") and not os.environ.get("REPLAY_STALE_SAID"):
+            os.environ["REPLAY_STALE_SAID"] = "1"
+            stale = why_pure.removeprefix("build stale: ")
+            sys.stderr.write(f"replay: compiled engine is stale ({stale}); running pure "
+                             "Python - run ./run or tools/build_native.py to rebuild\n")
         return False
     sys.meta_path.insert(0, _Finder(modules))
     return True
@@ -167,6 +193,15 @@ def install() -> bool:
 def active() -> bool:
     """Whether the compiled modules are in use in this process."""
     return any(isinstance(f, _Finder) for f in sys.meta_path)
+
+
+def engine() -> str:
+    """Which engine this process runs, in words (``python -m replay --version``)."""
+    for finder in sys.meta_path:
+        if isinstance(finder, _Finder):
+            n = len(finder.modules)
+            return f"compiled (mypyc, {n} module{'' if n == 1 else 's'})"
+    return f"pure Python ({why_pure or 'no compiled build'})"
 
 
 install()  # on import: ``replay/__init__`` imports this module before any other

@@ -108,3 +108,68 @@ def test_a_build_for_another_interpreter_or_a_broken_manifest_is_ignored(
     assert native.compiled() == {}
     native.MANIFEST.write_text("{not json")
     assert native.compiled() == {}
+
+
+def test_a_stale_build_is_said_once_and_named_by_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    source = _fake_build(tmp_path, monkeypatch)
+    # this process as if it had not installed the real build
+    monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path
+                                           if not isinstance(f, native._Finder)])
+    monkeypatch.delenv("REPLAY_STALE_SAID", raising=False)
+    source.write_text("X = 2\n")
+    assert native.install() is False
+    err = capsys.readouterr().err
+    assert err == ("replay: compiled engine is stale (replay/hot.py changed); running pure "
+                   "Python - run ./run or tools/build_native.py to rebuild\n")
+    assert native.engine() == "pure Python (build stale: replay/hot.py changed)"
+    assert native.install() is False and capsys.readouterr().err == ""  # once
+    monkeypatch.setenv("REPLAY_PURE", "1")  # asked for: nothing to say
+    monkeypatch.delenv("REPLAY_STALE_SAID")
+    assert native.install() is False and capsys.readouterr().err == ""
+    assert native.engine() == "pure Python (REPLAY_PURE=1)"
+
+
+def test_a_fresh_build_is_named_by_version(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_build(tmp_path, monkeypatch)
+    monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path
+                                           if not isinstance(f, native._Finder)])
+    assert native.install() is True
+    assert native.engine() == "compiled (mypyc, 1 module)"
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_version_says_which_engine_runs(pure: bool) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("REPLAY_PURE", "REPLAY_STALE_SAID")}
+    if pure:
+        env["REPLAY_PURE"] = "1"
+    done = subprocess.run([sys.executable, "-m", "replay", "--version"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=True)
+    version, engine = done.stdout.splitlines()
+    assert version.split()[-1][0].isdigit()
+    if pure:
+        assert engine == "engine: pure Python (REPLAY_PURE=1)" and done.stderr == ""
+    elif engine.startswith("engine: compiled (mypyc, "):
+        assert done.stderr == ""
+    elif engine.startswith("engine: pure Python (build stale: "):  # an edit since the build
+        assert done.stderr.startswith("replay: compiled engine is stale (")
+    else:
+        assert engine == "engine: pure Python (no compiled build)" and done.stderr == ""
+
+
+def test_a_state_is_an_instance_of_its_own_family_s_class_only() -> None:
+    """The states are compiled classes under ``GameState``: each answers ``isinstance`` for
+    itself, whatever was asked before (an ABC's shared cache once answered for another)."""
+    import replay
+    from replay.core.family import GameState
+
+    players = (replay.Player("Ada", "red"), replay.Player("Ben", "blue"))
+    states = [replay.family(name).new_state(replay.family(name).configure({}, players, seed="1"))
+              for name in ("base", "hunters-gatherers", "manhattan")]
+    for _ in range(2):  # the second time from any cache
+        for state in states:
+            assert isinstance(state, GameState)
+            for other in states:
+                assert isinstance(state, type(other)) == (type(state) is type(other))

@@ -35,7 +35,7 @@ NATIVE_ROOT = Path(native.ROOT)
 
 # the hot paths of verification and generation, by family (module paths from ROOT)
 MODULES: tuple[str, ...] = (
-    *(f"replay/core/{m}.py" for m in ("scan", "header_check", "hashing", "rng", "loop")),
+    *(f"replay/core/{m}.py" for m in ("scan", "header_check", "hashing", "rng", "loop", "sink")),
     *(f"replay/tiles/{m}.py" for m in
       ("state", "board", "figures", "features", "moves", "scoring", "policy", "tileset")),
     *(f"replay/games/carcassonne/{m}.py" for m in

@@ -126,11 +126,16 @@ value_type(MoveText, "text codes")
 value_type(GameConfig, "game expansions players options seed material")
 
 
-class GameState(ABC):
+class GameState:
     """One position of one game, advanced by ``apply``.
 
     ``apply`` is atomic: an illegal move raises ``IllegalMove`` (with the rule id) and leaves
     the state, and its hash, exactly as they were. ``check`` and ``is_legal`` never change it.
+
+    Not an ``ABC``: the states are compiled by mypyc, which makes a class without its
+    metaclass's ``__new__``, so under ``ABCMeta`` they would share one ``isinstance`` cache
+    (an answer for one family's state given for another's). mypy still holds a subclass to
+    the abstract methods.
     """
 
     config: GameConfig

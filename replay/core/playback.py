@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from . import hashing
 from .errors import IllegalMove
 from .loop import run_moves
-from .values import value_type
+from .values import value, value_type
 
 if TYPE_CHECKING:
     from .events import Event
@@ -27,72 +27,50 @@ if TYPE_CHECKING:
 CHECKPOINT = 16  # moves between two kept copies of the state
 
 
+@value
 class Failure:
     """The illegal move a failing position shows."""
 
-    __slots__ = ("index", "player", "rule", "message", "move")
     index: int  # 0-based index of the move in the log
     player: str | None
     rule: str
     message: str
     move: Any
 
-    def __init__(self, index: int, player: str | None, rule: str, message: str,
-                 move: Any) -> None:
-        self.index = index
-        self.player = player
-        self.rule = rule
-        self.message = message
-        self.move = move
-
     def text(self) -> str:
         who = f" ({self.player})" if self.player else ""
         return f"Move {self.index + 1}{who} is illegal: {self.rule}: {self.message}"
 
 
+@value
 class Step:
     """One move of a log as ``steps`` yields it: the move, its events and the state after it.
 
     ``state`` is the live state of the walk: copy it (``state.copy()``) to keep it."""
 
-    __slots__ = ("index", "move", "events", "state")
     index: int  # 0-based index of the move in the log
     move: Any
     events: list[Event]
     state: GameState
-
-    def __init__(self, index: int, move: Any, events: list[Event], state: GameState) -> None:
-        self.index = index
-        self.move = move
-        self.events = events
-        self.state = state
 
     @property
     def state_hash(self) -> str:
         return self.state.state_hash
 
 
+@value
 class Position:
     """Position ``n`` of a log: the state after ``n`` moves and what to show with it."""
 
-    __slots__ = ("n", "state", "events", "failure")
     n: int
     state: GameState
     events: list[Event]  # the events of move n (the setup's at 0; none for a failing one)
     failure: Failure | None
 
-    def __init__(self, n: int, state: GameState, events: list[Event],
-                 failure: Failure | None) -> None:
-        self.n = n
-        self.state = state
-        self.events = events
-        self.failure = failure
-
 
 class Playback:
     """A log replayed as far as it is legal."""
 
-    __slots__ = ("record", "state", "events", "hashes", "scores", "error", "checkpoints")
     record: GameRecord
     state: GameState  # the last legal position
     events: list[list[Event]]  # per move played (empty lists when not kept)
@@ -190,7 +168,4 @@ def steps(record: GameRecord) -> Iterator[Step]:
         yield Step(k, move, events, state)
 
 
-value_type(Failure, "index player rule message move")
-value_type(Step, "index move events state")
-value_type(Position, "n state events failure")
-value_type(Playback, "record state events hashes scores error checkpoints", frozen=False)
+value_type(Playback, frozen=False)

@@ -14,14 +14,21 @@ value by ``value_type`` behaves as the dataclass it was:
   never again; deleting one raises too (``FrozenError``). Compiled with mypyc, ``__init__``
   stores the fields directly (about 50 ns a field); interpreted, it goes through the check;
 - it pickles, copies and ``replace``s as a call of the class with its fields in order.
+
+A class states its fields once, as annotated attributes in its body: ``value_type`` reads them
+(``class_fields``; a base's first). A class compiled with mypyc writes its ``__init__`` out
+(mypyc needs the attributes it sets, and a generated one would stay interpreted: see the
+README); an interpreted class takes ``@value``, which makes its ``__slots__`` and ``__init__``
+from the same annotations, without ``exec``.
 """
 
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import Any, TypeVar, dataclass_transform
 
 T = TypeVar("T")
+C = TypeVar("C", bound=type)
 
 
 class FrozenError(AttributeError):
@@ -69,14 +76,32 @@ def replace(obj: T, **changes: Any) -> T:
     return new
 
 
-def value_type(cls: type, fields: str, *, compare: str | None = None, show: str | None = None,
-               frozen: bool = True, hashable: bool | None = None, by_init: bool = True) -> None:
+def class_fields(cls: type) -> tuple[str, ...]:
+    """The fields of ``cls`` in the order they are declared, its bases' first: the attributes
+    annotated in each class body (``ClassVar`` left out). A class compiled by mypyc keeps no
+    annotations but lists its attributes (``__mypyc_attrs__``, in the same order, the
+    bases' after its own): ``tests/test_values.py`` holds the two readings equal."""
+    names: list[str] = []
+    for c in reversed(cls.__mro__):
+        own = c.__dict__
+        declared: Any = own.get("__mypyc_attrs__")
+        if declared is None:
+            declared = [name for name, kind in own.get("__annotations__", {}).items()
+                        if not str(kind).startswith(("ClassVar", "typing.ClassVar"))]
+        names += [n for n in declared if not n.startswith("__") and n not in names]
+    return tuple(names)
+
+
+def value_type(cls: type, fields: str | None = None, *, compare: str | None = None,
+               show: str | None = None, frozen: bool = True, hashable: bool | None = None,
+               by_init: bool = True) -> None:
     """Make ``cls`` a value class (see the module). ``fields``: its fields, separated by
-    spaces, in the order its ``__init__`` takes them; ``compare`` and ``show``: the ones
-    equality (and the hash) and ``repr`` use (default: all); ``hashable`` defaults to
-    ``frozen``. ``by_init=False``: ``__init__`` takes only some fields, so the objects pickle
-    as slotted objects do and ``replace`` refuses them."""
-    names = tuple(fields.split())
+    spaces, in the order its ``__init__`` takes them, when they are not its declared
+    attributes (``class_fields``, the default); ``compare`` and ``show``: the ones equality
+    (and the hash) and ``repr`` use (default: all); ``hashable`` defaults to ``frozen``.
+    ``by_init=False``: ``__init__`` takes only some fields, so the objects pickle as slotted
+    objects do and ``replace`` refuses them."""
+    names = class_fields(cls) if fields is None else tuple(fields.split())
     compared = names if compare is None else tuple(compare.split())
     shown = names if show is None else tuple(show.split())
     key = attrgetter(*compared) if len(compared) > 1 else _one_tuple(compared)
@@ -117,3 +142,49 @@ def _one_tuple(names: tuple[str, ...]) -> Any:
         return lambda obj: ()
     get = attrgetter(names[0])
     return lambda obj: (get(obj),)
+
+
+@dataclass_transform(frozen_default=True)
+def value(cls: C) -> C:
+    """An interpreted class made an immutable value from its annotated fields alone: a class
+    with their ``__slots__``, an ``__init__`` taking them in order (positional or by name; a
+    value given in the class body is the field's default), then ``value_type``. A compiled
+    class writes its ``__init__`` and calls ``value_type`` instead (see the module)."""
+    names = class_fields(cls)
+    body = {k: v for k, v in cls.__dict__.items()
+            if k not in names and k not in ("__dict__", "__weakref__")}
+    defaults = {name: cls.__dict__[name] for name in names if name in cls.__dict__}
+    body["__slots__"] = tuple(n for n in names if n not in _slots_of(cls.__bases__))
+    body["__init__"] = _init(names, defaults)
+    made: C = type(cls)(cls.__name__, cls.__bases__, body)
+    value_type(made, " ".join(names))
+    return made
+
+
+def _slots_of(bases: tuple[type, ...]) -> set[str]:
+    return {n for b in bases for c in b.__mro__ for n in getattr(c, "__slots__", ())}
+
+
+def _init(names: tuple[str, ...], defaults: dict[str, Any]) -> Any:
+    """An ``__init__`` that sets ``names`` from its arguments (see ``value``)."""
+    count = len(names)
+    set_field = object.__setattr__  # past the immutability of ``_set_once``
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if len(args) > count:
+            raise TypeError(f"{type(self).__name__}() takes {count} arguments "
+                            f"({len(args)} given)")
+        for name, arg in zip(names, args, strict=False):
+            set_field(self, name, arg)
+        for name in names[len(args):]:
+            if name in kwargs:
+                set_field(self, name, kwargs.pop(name))
+            elif name in defaults:
+                set_field(self, name, defaults[name])
+            else:
+                raise TypeError(f"{type(self).__name__}() needs its field {name!r}")
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}() has no field {next(iter(kwargs))!r} "
+                            "(or it was given twice)")
+
+    return __init__

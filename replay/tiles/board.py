@@ -49,7 +49,7 @@ class Placement:
 
 # pickled as a call of the class with its fields (``value_type``): a compiled class's own
 # pickling would call ``__init__`` with no arguments
-value_type(Placement, "index tile rot cell first_node player", frozen=False)
+value_type(Placement, frozen=False)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
@@ -461,16 +461,4 @@ def _seed_feature(seed: SegmentSeed, first: int, k: int, index: int, open_ends: 
     if seed.cloister:
         feat.cell = cell
     return feat
-
-
-def own_abc_cache(cls: type) -> None:
-    """Give a class compiled by mypyc its own ``ABCMeta`` caches. A compiled class under an ABC
-    (``GameState``) is made without ``ABCMeta.__new__``: it would share its base's cache, and
-    ``isinstance`` would answer for one subclass what it found for another. Interpreted
-    classes have their own already (nothing is done)."""
-    if "_abc_impl" not in cls.__dict__:
-        getattr(abc, "_abc_init")(cls)  # noqa: B009
-
-
-own_abc_cache(Board)
 

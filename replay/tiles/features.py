@@ -42,7 +42,7 @@ class Figure:
 
 # pickled as a call of the class with its fields (``value_type``): a compiled class's own
 # pickling would call ``__init__`` with no arguments
-value_type(Figure, "player kind node cell location strength hill", frozen=False)
+value_type(Figure, frozen=False)
 
 
 # A new feature starts with these shared empty containers (``tiles/empty.py``: most features
@@ -83,7 +83,9 @@ class Feature:
         self.scored = False
         self.cell: tuple[int, int] | None = None  # cloisters only
         self.counts: dict[str, int] = _NO_COUNTS  # symbol totals (fish, gold, deer, ...)
-        self.tokens: list[tuple[int, int]] = _NO_TOKENS  # Hills & Sheep: (draw number, sheep)
+        # tokens an expansion lays on the feature, as (draw number, value), that stay with it
+        # when features join (Hills & Sheep: the sheep of a flock, HS3)
+        self.tokens: list[tuple[int, int]] = _NO_TOKENS
 
     def add_figure(self, fig: Figure) -> None:
         if self.figures is _NO_FIGURES:

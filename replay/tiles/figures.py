@@ -15,14 +15,14 @@ from mypy_extensions import mypyc_attr
 from ..core import hashing
 from ..core.errors import IllegalMove
 from ..core.values import value_type
-from .board import Board, Cell, Placement, own_abc_cache
+from .board import Board, Cell, Placement
 from .events import FigurePlaced, FigureReturned
 from .features import Feature, FeatureGraph, Figure
 from .moves import FigureChoice
 from .tileset import ROLE, TileType
 
 if TYPE_CHECKING:
-    from ..core.events import Event
+    from ..core.sink import EventSink
 
 
 class FigureKind:
@@ -46,7 +46,7 @@ class FigureKind:
         self.count = count
 
 
-value_type(FigureKind, "name family strength segments rule count")
+value_type(FigureKind)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
@@ -56,8 +56,7 @@ class Figures(Board):
     figure_kinds: dict[str, FigureKind]
     supply: list[dict[str, int]]  # per seat: kind -> figures left
     turn: int
-    events: list[Event]
-    quiet: bool  # no events are kept (see ``TileState.play``)
+    sink: EventSink  # where the events of the move go (``TileState.play``: none)
     hash: int
 
     def _groups_for(self, figure_family: str, tile: TileType, cell: Cell,
@@ -148,10 +147,10 @@ class Figures(Board):
         self._figure_target(fig, seg.attrs, kind.family).add_figure(fig)
         self.supply[p][fig.kind] -= 1
         self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
-        if not self.quiet:
+        if self.sink.keeps:
             role = ROLE.get(seg.type) if kind.family == "follower" else choice.kind
-            self.events.append(FigurePlaced(p, choice.kind, placement.cell[0],
-                                            placement.cell[1], choice.location, role, seg.type))
+            self.sink.add(FigurePlaced(p, choice.kind, placement.cell[0], placement.cell[1],
+                                       choice.location, role, seg.type))
 
     def _figure_target(self, fig: Figure, attrs: Mapping[str, int], family: str) -> Feature:
         """The feature a new figure joins."""
@@ -161,9 +160,9 @@ class Figures(Board):
         feat.figures.remove(fig)
         self.supply[fig.player][fig.kind] += 1
         self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
-        if not self.quiet:
-            self.events.append(FigureReturned(fig.player, fig.kind, fig.cell[0], fig.cell[1],
-                                              fig.location, feat.first, feat.type))
+        if self.sink.keeps:
+            self.sink.add(FigureReturned(fig.player, fig.kind, fig.cell[0], fig.cell[1],
+                                         fig.location, feat.first, feat.type))
 
     def figure_graphs(self) -> list[FeatureGraph]:
         """The graphs figures stand in (the feature graph, and any the family adds)."""
@@ -175,5 +174,3 @@ class Figures(Board):
         out.sort(key=lambda f: f.node)
         return out
 
-
-own_abc_cache(Figures)

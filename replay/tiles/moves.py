@@ -53,9 +53,8 @@ class TileMove:
         self.discard = discard
 
 
-TILE_MOVE_FIELDS: Final = "x y rotation tile figure discard"  # a subclass's fields go after
-value_type(FigureChoice, "kind location")
-value_type(TileMove, TILE_MOVE_FIELDS)
+value_type(FigureChoice)
+value_type(TileMove)  # a subclass's fields go after these
 
 
 TileFields = tuple[int, int, int, str | None, FigureChoice | None, bool]

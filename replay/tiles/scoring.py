@@ -56,8 +56,8 @@ def score_feature(game: Game, feat: Feature, points: int, detail: str, rule: str
         return
     for p in winners:
         game.add_score(p, points)
-    if not game.quiet:
-        game.emit(score_event(feat.type, phase, points, winners, strengths,
+    if game.sink.keeps:
+        game.sink.add(score_event(feat.type, phase, points, winners, strengths,
                               detail, rule, game.cells_of(feat), feat.first))
 
 

@@ -19,7 +19,8 @@ from ..core.errors import IllegalMove
 from ..core.events import Event, GameEnd
 from ..core.family import GameConfig
 from ..core.rng import SeededStream
-from .board import Cell, Placement, own_abc_cache
+from ..core.sink import DROP, EventSink
+from .board import Cell, Placement
 from .events import Discard, Place
 from .features import Feature, Figure, group_links, link
 from .figures import FigureKind, Figures
@@ -48,10 +49,8 @@ class TileState(Figures):
         self.moves_played = 0
         self.finished = False
         self.discarded: list[str] = []
-        self.events: list[Event] = []  # events of the move being played
-        self.quiet = False  # True while a move is played for a caller that keeps no events
+        self.sink = EventSink()  # where the events of the move being played go (core/sink.py)
         self.steps: list[Any] = []  # every step applied, to rebuild the game (see _rewind)
-        self.setup_events: list[Event] = []
         self.hash = 0
         for p, score in enumerate(self.scores):
             self.hash ^= hashing.seat_item("s", p, score)
@@ -71,9 +70,8 @@ class TileState(Figures):
         self._on_setup()
         self._place(self.start_tile, 0, (0, 0), None)
         self.hash ^= hashing.item("turn", self.turn)
-        self.events = self.setup_events
         self._draw()
-        self.events = []
+        self.setup_events = self.sink.take()
 
     # ------------------------------------------------------------------ hooks
 
@@ -206,10 +204,8 @@ class TileState(Figures):
 
     def end_now(self) -> list[Event]:
         """End the game here (a log with ``"end": "after-last-move"``); return the final events."""
-        self.events = []
         self._finish()
-        events, self.events = self.events, []
-        return events
+        return self.sink.take()
 
     # ------------------------------------------------------------------ queries
 
@@ -261,27 +257,25 @@ class TileState(Figures):
         except IllegalMove as exc:
             self._annotate(exc)
             raise
-        self.events = []
         self.steps.append(m)
         if m.discard:
             self._discard(tile)
         else:
             self._apply(tile, m)
         self._step_done(idx)
-        events, self.events = self.events, []
-        return events
+        return self.sink.take()
 
     def apply(self, move: Any) -> list[Event]:
         """One log move is one tile (a family with two-step turns overrides this)."""
         return self.step(move)
 
     def play(self, move: Any) -> None:
-        """``apply`` building no events (the verifier keeps none)."""
-        self.quiet = True
+        """``apply`` into the sink that drops events: none is built (the verifier keeps none)."""
+        kept, self.sink = self.sink, DROP
         try:
             self.apply(move)
         finally:
-            self.quiet = False
+            self.sink = kept
 
     def _annotate(self, exc: IllegalMove) -> None:
         exc.move = self.moves_played
@@ -360,9 +354,8 @@ class TileState(Figures):
         bonus = self._take_tile(tile)
         self.current = None
         placement = self._place(tile, q, cell, p)
-        if not self.quiet:
-            self.events.append(Place(p, tile.id, move.x, move.y, move.rotation, bonus,
-                                     tile.words))
+        if self.sink.keeps:  # (the tile's words are worked out when first asked for)
+            self.sink.add(Place(p, tile.id, move.x, move.y, move.rotation, bonus, tile.words))
         if move.figure is not None:
             self._put_figure(placement, move.figure)
         self._on_figure(placement, move)
@@ -380,14 +373,9 @@ class TileState(Figures):
         self.remaining[tile.id] -= 1
         self.discarded.append(tile.id)
         self.hash ^= hashing.item("discard", len(self.discarded), tile.id)
-        self.events.append(Discard(self.turn, tile.id, "G5", tile.words))
+        self.sink.add(Discard(self.turn, tile.id, "G5", tile.words))
         if self.tiles_left() == 0:
             self._finish()
-
-    def emit(self, event: Event) -> None:
-        """Record an event of the move being played (none while ``quiet``)."""
-        if not self.quiet:
-            self.events.append(event)
 
     def flip(self, *item: object) -> None:
         """Add or remove one item of the state hash (L4): rule modules that keep state of
@@ -463,8 +451,8 @@ class TileState(Figures):
                 self.current = tile
                 return
             self.discarded.append(tile.id)
-            if not self.quiet:
-                self.events.append(Discard(self.turn, tile.id, "G5", tile.words))
+            if self.sink.keeps:
+                self.sink.add(Discard(self.turn, tile.id, "G5", tile.words))
         self.current = None
         self._finish()
 
@@ -474,7 +462,7 @@ class TileState(Figures):
         self.final_scoring()
         self.finished = True
         self.hash ^= hashing.item("finished")
-        self.events.append(GameEnd(tuple(self.scores), tuple(self.winners())))
+        self.sink.add(GameEnd(tuple(self.scores), tuple(self.winners())))
 
 
 # the items the hash changes on every move: the turn, the moves played, the tiles drawn
@@ -482,8 +470,6 @@ _TURN = hashing.Items("turn")
 _MOVES = hashing.Items("moves")
 _DRAWN = hashing.Items("drawn")
 
-
-own_abc_cache(TileState)
 
 
 def build_pile(tileset: TileSet, seed: str) -> list[TileType]:

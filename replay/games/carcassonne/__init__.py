@@ -15,12 +15,13 @@ from ...core.errors import ReplayError
 from ...core.family import Expansion, GameConfig, GameState, Option
 from ...tiles.family import TileFamily
 from ...tiles.moves import plain_fields, tile_fields
-from .hills_sheep import FlockChoice, HillsSheep
+from .hills_sheep import FlockChoice, HillsSheep, SheepFields
 from .inns_cathedrals import InnsCathedrals
 from .rules import ExpansionRules
 from .state import CarcassonneState, Move, read_plain_moves
 
-__all__ = ["Carcassonne", "CarcassonneState", "FlockChoice", "Move", "CARCASSONNE"]
+__all__ = ["Carcassonne", "CarcassonneState", "FlockChoice", "Move", "SheepFields",
+           "CARCASSONNE"]
 
 RULES: dict[str, ExpansionRules] = {r.info.name: r for r in (InnsCathedrals(), HillsSheep())}
 FIELD_RULES = tuple(r for r in RULES.values() if r.move_fields)  # expansions with move fields
@@ -59,11 +60,8 @@ class Carcassonne(TileFamily):
         if BASIC_FIELDS.issuperset(raw):  # most moves: no expansion field
             return Move(*tile_fields(raw))
         self.refuse_foreign_fields(raw, path)
-        fields: dict[str, Any] = {}
-        for r in FIELD_RULES:
-            if not r.move_fields.isdisjoint(raw):
-                fields.update(r.decode(raw, path))
-        return Move(*tile_fields(raw), **fields)
+        extras = [r.decode(raw, path) for r in FIELD_RULES if not r.move_fields.isdisjoint(raw)]
+        return Move(*tile_fields(raw), tuple(x for x in extras if x is not None))
 
     def read_moves(self, raws: list[Any]) -> list[Any] | None:
         plain = read_plain_moves(raws, BASIC_FIELDS, self.figure_kinds)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -27,12 +27,12 @@ from ...tiles.state import FigureKind
 from ...tiles.tileset import SIDE_DELTA, location_name
 from .rules import ExpansionRules, Points
 from .sheep_events import HiddenTile, TokenDraw, Wolf
+from .state import Move
 
 if TYPE_CHECKING:
     from ...tiles.state import Placement
     from ...tiles.tileset import TileType
     from .state import CarcassonneState as Game
-    from .state import Move
 
 class FlockChoice:
     """HS3: for the field holding this player's shepherd that the new tile extends (named by a
@@ -46,7 +46,45 @@ class FlockChoice:
         self.action = action
 
 
-value_type(FlockChoice, "location action")
+value_type(FlockChoice)
+
+
+class SheepFields:
+    """A move's Hills & Sheep fields, kept in its ``extras`` (``state.Move``): its flock
+    choices (HS3), the sheep tokens it draws (0 = wolf; required in table logs) and, in a
+    table log, the tile put under a hill (HS7) if known."""
+
+    flock: tuple[FlockChoice, ...]
+    tokens: tuple[int, ...]
+    hidden: str | None
+
+    def __init__(self, flock: tuple[FlockChoice, ...] = (), tokens: tuple[int, ...] = (),
+                 hidden: str | None = None) -> None:
+        self.flock = flock
+        self.tokens = tokens
+        self.hidden = hidden
+
+
+value_type(SheepFields)
+NO_SHEEP: Final = SheepFields()  # the fields of a move that has none
+
+
+def sheep_of(move: Move) -> SheepFields:
+    """The Hills & Sheep fields of ``move`` (``NO_SHEEP`` when it has none)."""
+    if move.extras:
+        found: SheepFields | None = move.extra(SheepFields)
+        if found is not None:
+            return found
+    return NO_SHEEP
+
+
+def with_sheep(move: Move, flock: tuple[FlockChoice, ...], tokens: tuple[int, ...]) -> Move:
+    """``move`` with ``flock`` and ``tokens`` as its flock choices and draws (its hidden tile
+    kept; a move without any field holds no record of them)."""
+    hidden = sheep_of(move).hidden
+    if not flock and not tokens and hidden is None:
+        return move.with_extra(SheepFields, None)
+    return move.with_extra(SheepFields, SheepFields(flock, tokens, hidden))
 
 
 WOLF = 0
@@ -140,6 +178,20 @@ class SheepBag:
         self.bag.append(value)
         self.bag.sort()
 
+    def flock_required(self, game: Game, tile: TileType, x: int, y: int,
+                       rotation: int) -> list[str]:
+        """``flock_required`` (for ``CarcassonneState.flock_required``)."""
+        return flock_required(game, tile, x, y, rotation)
+
+
+def flock_required(game: Game, tile: TileType, x: int, y: int, rotation: int) -> list[str]:
+    """HS3: locations of the fields needing an expand-or-herd choice after this placement."""
+    if not shepherd_beside(game, (x, y)):
+        return []
+    q = rotation // 90
+    groups = game._prospective(tile, (x, y), q)
+    return list(shepherd_fields(game, tile, q, groups))
+
 
 def bag_of(game: Game) -> SheepBag:
     found: SheepBag = game.parts["hills-sheep"]
@@ -162,24 +214,30 @@ class HillsSheep(ExpansionRules):
         state.parts["hills-sheep"] = SheepBag(state.config.seed)
 
     def needs_groups(self, state: Game, move: Move) -> bool:
-        return shepherd_beside(state, (move.x, move.y))
+        sheep = sheep_of(move)
+        return bool(sheep.flock or sheep.tokens) or shepherd_beside(state, (move.x, move.y))
 
     def check(self, state: Game, tile: TileType, q: int, move: Move,
               groups: list[list[int]]) -> None:
-        check(state, tile, q, move, groups)
-        if move.hidden is not None:
-            _check_hidden(state, tile, move.hidden)
+        sheep = sheep_of(move)
+        check(state, tile, q, move, sheep, groups)
+        if sheep.hidden is not None:
+            _check_hidden(state, tile, sheep.hidden)
 
     def check_absent(self, state: Game, tile: TileType, move: Move) -> None:
-        if move.flock or move.tokens:
+        if not move.extras:
+            return
+        sheep = sheep_of(move)
+        if sheep.flock or sheep.tokens:
             raise IllegalMove("HS3", "this game is played without Hills & Sheep")
-        if move.hidden is not None:
+        if sheep.hidden is not None:
             raise IllegalMove("HS7", f"tile {tile.id} is no hill: nothing goes under it")
 
     def on_figure(self, state: Game, placement: Placement, move: Move) -> None:
-        after_figure(state, placement, move)
+        sheep = sheep_of(move)
+        after_figure(state, placement, move, sheep)
         if placement.tile.hill:
-            _hide_under_hill(state, move.hidden)
+            _hide_under_hill(state, sheep.hidden)
 
     def completed_points(self, state: Game, feat: Feature) -> Points | None:
         if feat.type != "cloister":
@@ -211,40 +269,49 @@ class HillsSheep(ExpansionRules):
 
     def complete_moves(self, state: Game, tile: TileType, move: Move) -> Iterator[Move]:
         """HS3: every expand-or-herd combination; a table log lists its draws (HS2, L1)."""
-        locations = state.flock_required(tile, move.x, move.y, move.rotation)
+        locations = flock_required(state, tile, move.x, move.y, move.rotation)
+        tokens_given = sheep_of(move).tokens
         for actions in itertools.product(ACTIONS, repeat=len(locations)):
             flock = tuple(FlockChoice(loc, a) for loc, a in zip(locations, actions,
                                                                 strict=True))
-            choice = move.with_sheep(flock, move.tokens)
+            choice = with_sheep(move, flock, tokens_given)
             draws = actions.count("expand") + (
                 1 if move.figure is not None and move.figure.kind == "shepherd" else 0)
             if not draws or state.config.seed is not None:
                 yield choice
                 continue
             for tokens in _possible_draws(bag_of(state).bag, draws):
-                yield choice.with_sheep(flock, tokens)
+                yield with_sheep(choice, flock, tokens)
 
     def random_choices(self, state: Game, tile: TileType, move: Move, pick: Any) -> Move:
         flock: list[FlockChoice] = []
-        for loc in state.flock_required(tile, move.x, move.y, move.rotation):
+        for loc in flock_required(state, tile, move.x, move.y, move.rotation):
             flock.append(FlockChoice(loc, ACTIONS[pick.below(2)]))
-        return move.with_sheep(tuple(flock), move.tokens) if flock else move
+        return with_sheep(move, tuple(flock), sheep_of(move).tokens) if flock else move
 
-    def decode(self, raw: Mapping[str, Any], path: str) -> dict[str, Any]:
-        return {
+    def decode(self, raw: Mapping[str, Any], path: str) -> SheepFields | None:
+        return self.record({
             "flock": tuple(FlockChoice(c["at"], c["action"]) for c in raw.get("flock", ())),
             "tokens": tuple(0 if t == "wolf" else t for t in raw.get("tokens", ())),
             "hidden": raw.get("hidden"),
-        }
+        })
+
+    def record(self, fields: Mapping[str, Any]) -> SheepFields | None:
+        flock, tokens = fields.get("flock", ()), fields.get("tokens", ())
+        hidden = fields.get("hidden")
+        if not flock and not tokens and hidden is None:
+            return None
+        return SheepFields(flock, tokens, hidden)
 
     def encode(self, move: Move) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        if move.flock:
-            out["flock"] = [{"at": c.location, "action": c.action} for c in move.flock]
-        if move.tokens:
-            out["tokens"] = ["wolf" if t == WOLF else t for t in move.tokens]
-        if move.hidden is not None:
-            out["hidden"] = move.hidden
+        sheep = sheep_of(move)
+        if sheep.flock:
+            out["flock"] = [{"at": c.location, "action": c.action} for c in sheep.flock]
+        if sheep.tokens:
+            out["tokens"] = ["wolf" if t == WOLF else t for t in sheep.tokens]
+        if sheep.hidden is not None:
+            out["hidden"] = sheep.hidden
         return out
 
     def surely_valid(self, m: Mapping[str, Any]) -> bool:
@@ -292,14 +359,15 @@ def vineyards_around(game: Game, cell: tuple[int, int]) -> int:
     return n
 
 
-def check(game: Game, tile: TileType, q: int, move: Move, groups: list[list[int]]) -> None:
+def check(game: Game, tile: TileType, q: int, move: Move, sheep: SheepFields,
+          groups: list[list[int]]) -> None:
     """Everything about the move's flock choices and token draws, before anything changes.
     No ``groups``: the move asked for none, as it has no figure, flock choice or token and
     ``shepherd_beside`` found the tile away from the mover's shepherd."""
     required = shepherd_fields(game, tile, q, groups) if groups else {}
     rot = tile.rotations[q]
     given: dict[int, str] = {}
-    for choice in move.flock:
+    for choice in sheep.flock:
         if choice.action not in ACTIONS:
             raise IllegalMove("HS3", f"flock action {choice.action!r} is not expand or herd")
         seg = rot.locations.get(choice.location)
@@ -317,22 +385,22 @@ def check(game: Game, tile: TileType, q: int, move: Move, groups: list[list[int]
     if missing:
         raise IllegalMove("HS3", f"the tile extends the field of {game.players[game.turn].name}'s "
                           f"shepherd (at {missing[0]}): the move must choose expand or herd")
-    draws = sum(1 for c in move.flock if c.action == "expand")
+    draws = sum(1 for c in sheep.flock if c.action == "expand")
     if move.figure is not None and move.figure.kind == "shepherd":
         draws += 1
-    sheep = bag_of(game)
-    if move.tokens:
-        if len(move.tokens) != draws:
-            raise IllegalMove("HS2", f"the move lists {len(move.tokens)} token draw(s) but makes "
+    tokens = sheep.tokens
+    if tokens:
+        if len(tokens) != draws:
+            raise IllegalMove("HS2", f"the move lists {len(tokens)} token draw(s) but makes "
                               f"{draws}")
-        expected = sheep.peek(draws)
+        expected = bag_of(game).peek(draws)
         if expected is not None:
-            if list(move.tokens) != expected:
-                raise IllegalMove("L1", f"the log draws {_names(move.tokens)} but the seeded "
+            if list(tokens) != expected:
+                raise IllegalMove("L1", f"the log draws {_names(tokens)} but the seeded "
                                   f"bag gives {_names(expected)}")
         else:
-            bag = list(sheep.bag)
-            for value in move.tokens:
+            bag = list(bag_of(game).bag)
+            for value in tokens:
                 if value not in bag:
                     raise IllegalMove("L1", f"no {token_name(value)} token is left in the bag")
                 bag.remove(value)
@@ -370,7 +438,7 @@ def _hide_under_hill(game: Game, named: str | None) -> None:
     sheep = bag_of(game)
     sheep.hidden.append(hidden)
     game.flip("hidden", len(sheep.hidden), hidden)
-    game.emit(HiddenTile(game.turn, hidden, "HS7"))
+    game.sink.add(HiddenTile(game.turn, hidden, "HS7"))
 
 
 def _names(values: tuple[int, ...] | list[int]) -> str:
@@ -384,16 +452,16 @@ def _match(required: dict[str, list[int]], roots: list[int]) -> str | None:
     return None
 
 
-def after_figure(game: Game, placement: Placement, move: Move) -> None:
+def after_figure(game: Game, placement: Placement, move: Move, sheep: SheepFields) -> None:
     """HS2 draw for a new shepherd, HS3 choices, HS5 closed fields: in that order."""
-    tokens = list(move.tokens)
+    tokens = list(sheep.tokens)
     if move.figure is not None and move.figure.kind == "shepherd":
         rot = placement.tile.rotations[placement.rot]
         node = placement.first_node + rot.locations[move.figure.location]
         bag_of(game).shepherds[game.turn] = node
         _expand(game, game.graph.of(node), tokens, "HS2")
     rot = placement.tile.rotations[placement.rot]
-    for choice in move.flock:
+    for choice in sheep.flock:
         feat = game.graph.of(placement.first_node + rot.locations[choice.location])
         if choice.action == "expand":
             _expand(game, feat, tokens, "HS3")
@@ -420,9 +488,9 @@ def _expand(game: Game, feat: Feature, tokens: list[int], rule: str) -> None:
     value = tokens.pop(0) if tokens else sheep.draw()
     sheep.take(game, value)
     seq = sheep.token_draws
-    if not game.quiet:
-        game.emit(TokenDraw(game.turn, token_name(value), value, rule, game.cells_of(feat),
-                            feat.first))
+    if game.sink.keeps:
+        game.sink.add(TokenDraw(game.turn, token_name(value), value, rule,
+                                game.cells_of(feat), feat.first))
     if value == WOLF:
         sheep.put_back(value)
         _clear(game, feat, "wolf")
@@ -437,8 +505,8 @@ def herd(game: Game, feat: Feature, rule: str) -> None:
     owners = sorted({f.player for f in feat.figures if f.kind == "shepherd"})
     for p in owners:
         game.add_score(p, sheep)
-    if not game.quiet:
-        game.emit(score_event(
+    if game.sink.keeps:
+        game.sink.add(score_event(
             "flock", "play", sheep, owners, {p: 1 for p in owners},
             f"flock: {sheep} sheep × 1 = {sheep}" + (" (shared flock)" if len(owners) > 1
                                                       else ""),
@@ -451,9 +519,9 @@ def _clear(game: Game, feat: Feature, why: str) -> None:
     for seq, value in feat.tokens:
         game.flip("tok", seq, value)
         bag.put_back(value)
-    if why == "wolf" and not game.quiet:
-        game.emit(Wolf(game.turn, tuple(token_name(v) for _, v in feat.tokens),
-                                "HS3", game.cells_of(feat), feat.first))
+    if why == "wolf" and game.sink.keeps:
+        game.sink.add(Wolf(game.turn, tuple(token_name(v) for _, v in feat.tokens), "HS3",
+                           game.cells_of(feat), feat.first))
     feat.tokens = []
     for fig in list(feat.figures):
         if fig.kind == "shepherd":

@@ -29,7 +29,7 @@ def encode(move: Any, field_rules: tuple[ExpansionRules, ...]) -> dict[str, Any]
     """A move as a log records it: the tile fields, then those of the expansions that have
     move fields (``field_rules``)."""
     out = encode_tile_move(move)
-    if move.flock or move.tokens or move.hidden is not None:
+    if move.extras:
         for r in field_rules:
             out.update(r.encode(move))
     return out

@@ -2,7 +2,9 @@
 
 ``CarcassonneState`` calls the hooks of the expansions in play, in the fixed order of
 ``EXPANSION_ORDER`` (the pile depends on it, G2); ``check_absent`` is called for the expansions
-not in play, so that a move using their fields is refused by the rule that owns them.
+not in play, so that a move using their fields is refused by the rule that owns them. An
+expansion that reads fields of a move keeps them in a record of its own class in the move's
+``extras`` (``decode``, ``record``), and writes them back (``encode``).
 """
 
 from __future__ import annotations
@@ -76,11 +78,18 @@ class ExpansionRules:
         """The generator's choices for its fields of ``move`` (a seeded ``pick`` stream)."""
         return move
 
-    def decode(self, raw: Mapping[str, Any], path: str) -> dict[str, Any]:
-        """Its fields of a schema-valid move object, as keyword arguments of ``Move``."""
-        return {}
+    def decode(self, raw: Mapping[str, Any], path: str) -> Any:
+        """Its record of its fields of a schema-valid move object (one of ``Move.extras``),
+        or None when they say nothing."""
+        return None
+
+    def record(self, fields: Mapping[str, Any]) -> Any:
+        """Its record of its fields given by name as Python values (``state._move``), or
+        None when they say nothing."""
+        return None
 
     def encode(self, move: Move) -> dict[str, Any]:
+        """Its fields of ``move`` as the log writes them (from its record)."""
         return {}
 
     def surely_valid(self, raw: Mapping[str, Any]) -> bool:

@@ -97,8 +97,8 @@ def farm_scoring(game: Game, feats: list[Feature]) -> None:
             winners, strengths = majority(game, fld.figures)
             for p in winners:
                 game.add_score(p, pts)
-            if not game.quiet:
-                game.emit(score_event(
+            if game.sink.keeps:
+                game.sink.add(score_event(
                     "farm", "final", pts, winners, strengths,
                     f"field: {_n(len(near), 'complete city', 'complete cities')} × 3 = {pts}",
                     "B8", game.cells_of(fld), fld.first))
@@ -113,8 +113,8 @@ def farm_scoring(game: Game, feats: list[Feature]) -> None:
         winners, strengths = majority(game, figures)
         for p in winners:
             game.add_score(p, 4)
-        if not game.quiet:
-            game.emit(score_event(
+        if game.sink.keeps:
+            game.sink.add(score_event(
                 "farm", "final", 4, winners, strengths,
                 f"complete city of {_n(len(city.tiles), 'tile')}: "
                 f"{_n(len(flds), 'field')} with farmers "

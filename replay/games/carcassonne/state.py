@@ -2,7 +2,8 @@
 
 The board, the pile and the turn sequence are the shared tile-laying machinery
 (``replay.tiles.state``); this module adds the base game's figures and scoring (``scoring``)
-and calls the hooks of the expansions in play (``inns_cathedrals``, ``hills_sheep``).
+and calls the hooks of the expansions in play (``rules.ExpansionRules``), whatever they are:
+each expansion keeps its own state (``parts``) and its own fields of a move (``Move.extras``).
 """
 
 from __future__ import annotations
@@ -13,14 +14,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from ...core.family import Family, GameConfig
-from ...core.values import value_type
-from ...tiles.board import own_abc_cache
+from ...core.values import class_fields, value_type
 from ...tiles.features import Feature, Figure
-from ...tiles.moves import TILE_MOVE_FIELDS, FigureChoice, TileMove, plain_fields
+from ...tiles.moves import FigureChoice, TileMove, plain_fields
 from ...tiles.state import FigureKind, TileState
 from ...tiles.tileset import TileType
 from . import scoring
-from .hills_sheep import FlockChoice, shepherd_beside, shepherd_fields
 from .rules import ExpansionRules, Points
 
 if TYPE_CHECKING:
@@ -31,29 +30,36 @@ FOLLOWER = FigureKind("follower", "follower", 1,
 
 
 class Move(TileMove):
-    """A Carcassonne move: the tile and its figure, plus the Hills & Sheep fields. A value,
+    """A Carcassonne move: the tile and its figure (``TileMove``), and in ``extras`` the
+    fields of the expansions that add some, each as a record of the expansion's own class
+    (Hills & Sheep's ``SheepFields``), none for a move that uses none (most moves). A value,
     as a ``TileMove``."""
 
-    flock: tuple[FlockChoice, ...]
-    tokens: tuple[int, ...]  # sheep tokens drawn (0 = wolf): required in table logs
-    hidden: str | None  # table logs: the tile put under a hill (HS7), if known
+    extras: tuple[Any, ...]
 
     def __init__(self, x: int = 0, y: int = 0, rotation: int = 0, tile: str | None = None,
                  figure: FigureChoice | None = None, discard: bool = False,
-                 flock: tuple[FlockChoice, ...] = (), tokens: tuple[int, ...] = (),
-                 hidden: str | None = None) -> None:
+                 extras: tuple[Any, ...] = ()) -> None:
         TileMove.__init__(self, x, y, rotation, tile, figure, discard)
-        self.flock = flock
-        self.tokens = tokens
-        self.hidden = hidden
+        self.extras = extras
 
-    def with_sheep(self, flock: tuple[FlockChoice, ...], tokens: tuple[int, ...]) -> Move:
-        """This move with ``flock`` and ``tokens`` as its Hills & Sheep choices and draws."""
-        return Move(self.x, self.y, self.rotation, self.tile, self.figure, self.discard, flock,
-                    tokens, self.hidden)
+    def extra(self, kind: type) -> Any:
+        """This move's record of class ``kind`` (None when it has none)."""
+        for record in self.extras:
+            if type(record) is kind:
+                return record
+        return None
+
+    def with_extra(self, kind: type, record: Any) -> Move:
+        """This move with ``record`` as its record of class ``kind`` (None: without one)."""
+        extras = tuple(r for r in self.extras if type(r) is not kind)
+        if record is not None:
+            extras += (record,)
+        return Move(self.x, self.y, self.rotation, self.tile, self.figure, self.discard,
+                    extras)
 
 
-value_type(Move, f"{TILE_MOVE_FIELDS} flock tokens hidden")
+value_type(Move)
 
 
 def read_plain_moves(raws: list[Any], fields: frozenset[str],
@@ -114,12 +120,20 @@ class CarcassonneState(TileState):
             r.setup(self)
 
     def _move(self, **fields: Any) -> Move:
-        return Move(**fields)
+        """A move from its fields by name: the tile's, and those of any expansion (each
+        makes its record of them, ``ExpansionRules.record``)."""
+        if TILE_FIELDS.issuperset(fields):
+            return Move(**fields)
+        extras = tuple(r.record(fields) for r in (*self.rules, *self.absent)
+                       if not r.move_fields.isdisjoint(fields))
+        return Move(**{k: v for k, v in fields.items() if k in TILE_FIELDS},
+                    extras=tuple(r for r in extras if r is not None))
 
     def _needs_groups(self, move: Any) -> bool:
-        if move.flock or move.tokens:
-            return True
-        return any(r.needs_groups(self, move) for r in self._group_rules)
+        for r in self._group_rules:  # noqa: SIM110 (``any`` of a generator: 3x, compiled)
+            if r.needs_groups(self, move):
+                return True
+        return False
 
     def _check_extra(self, tile: TileType, cell: tuple[int, int], q: int, move: Any,
                      groups: list[list[int]]) -> None:
@@ -143,12 +157,11 @@ class CarcassonneState(TileState):
 
     def flock_required(self, tile: TileType, x: int, y: int, rotation: int) -> list[str]:
         """HS3: locations of the fields needing an expand-or-herd choice after this placement
-        (empty without Hills & Sheep)."""
-        if "hills-sheep" not in self.parts or not shepherd_beside(self, (x, y)):
-            return []
-        q = rotation // 90
-        groups = self._prospective(tile, (x, y), q)
-        return list(shepherd_fields(self, tile, q, groups))
+        (empty without Hills & Sheep). For the callers outside the rules (the JCZ importer,
+        the fuzz test): the rules ask ``hills_sheep.flock_required``, as this does through
+        the expansion's part of the state."""
+        part = self.parts.get("hills-sheep")
+        return [] if part is None else part.flock_required(self, tile, x, y, rotation)
 
     # ------------------------------------------------------------ scoring
 
@@ -177,7 +190,8 @@ class CarcassonneState(TileState):
         scoring.final_scoring(self)
 
 
-own_abc_cache(CarcassonneState)
+
+TILE_FIELDS: frozenset[str] = frozenset(class_fields(TileMove))
 
 
 def _having(rules: tuple[ExpansionRules, ...], *hooks: str) -> tuple[ExpansionRules, ...]:

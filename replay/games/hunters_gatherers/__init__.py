@@ -14,6 +14,7 @@ from typing import Any
 from ...core.errors import LogFormatError
 from ...core.events import Event
 from ...core.family import GameConfig, GameState, Option
+from ...core.sink import DROP
 from ...tiles.family import TileFamily
 from ...tiles.moves import TileMove, encode_tile_move, plain_fields, tile_fields
 from ...tiles.policy import random_placement
@@ -78,7 +79,7 @@ class HuntersGatherers(TileFamily):
         if tile is None:
             raise LogFormatError("the generator plays seeded games only")
         move: Move = random_placement(state, tile, pick, Move)
-        state.quiet = True  # the generator keeps no events
+        kept, state.sink = state.sink, DROP  # the generator keeps no events
         try:
             state.step(move)
             if state.bonus_due:
@@ -86,7 +87,7 @@ class HuntersGatherers(TileFamily):
                 move = move.with_bonus(random_placement(state, state.pending_bonus, pick))
                 state.step(move.bonus)
         finally:
-            state.quiet = False
+            state.sink = kept
         return move
 
 

@@ -55,8 +55,8 @@ def final_scoring(game: Game) -> None:
         winners, strengths = majority(game, net.figures, ("hut",))
         for p in winners:
             game.add_score(p, fish)
-        if not game.quiet:
-            game.emit(score_event(
+        if game.sink.keeps:
+            game.sink.add(score_event(
                 "network", "final", fish, winners, strengths,
                 f"river network: {fish} fish × 1 = {fish}", "HG10", game.cells_of(net),
                 net.first))
@@ -95,6 +95,6 @@ def score_meadow(game: Game, feat: Feature) -> None:
         detail += " (sacred place: only the hunter placed on it scores)"
     for p in winners:
         game.add_score(p, points)
-    if not game.quiet:
-        game.emit(score_event("meadow", "final", points, winners, strengths,
+    if game.sink.keeps:
+        game.sink.add(score_event("meadow", "final", points, winners, strengths,
                               detail, rule, game.cells_of(feat), feat.first))

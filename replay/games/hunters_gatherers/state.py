@@ -19,10 +19,9 @@ from ...core.events import Event
 from ...core.family import Family, GameConfig
 from ...core.rng import SeededStream
 from ...core.values import value_type
-from ...tiles.board import own_abc_cache
 from ...tiles.events import Discard
 from ...tiles.features import Feature, FeatureGraph, Figure
-from ...tiles.moves import TILE_MOVE_FIELDS, FigureChoice, TileMove, plain_fields
+from ...tiles.moves import FigureChoice, TileMove, plain_fields
 from ...tiles.state import Cell, FigureKind, Placement, TileState, group_links, link
 from ...tiles.tileset import SIDE_DELTA, Segment, TileType
 from . import scoring
@@ -53,7 +52,7 @@ class Move(TileMove):
         return Move(self.x, self.y, self.rotation, self.tile, self.figure, self.discard, bonus)
 
 
-value_type(Move, f"{TILE_MOVE_FIELDS} bonus")
+value_type(Move)
 
 
 def read_plain_moves(raws: list[Any], fields: frozenset[str], bonus_fields: frozenset[str],
@@ -212,7 +211,7 @@ class HuntersGatherersState(TileState):
         if self.bonus_due:
             self._bonus_taken(tile)
             self.discarded.append(tile.id)
-            self.events.append(Discard(self.turn, tile.id, "HG7", tile.words))
+            self.sink.add(Discard(self.turn, tile.id, "HG7", tile.words))
             return
         super()._discard(tile)
 
@@ -248,11 +247,10 @@ class HuntersGatherersState(TileState):
         tile = self.bonus_stack[self.bonus_pos]
         self.bonus_pos += 1
         self.hash ^= hashing.item("bonus-pos", self.bonus_pos)
-        self.events.append(BonusTile(self.turn, tile.id, "HG7", forest.first,
-                                          tile.words))
+        self.sink.add(BonusTile(self.turn, tile.id, "HG7", forest.first, tile.words))
         if not self.can_place(tile):
             self.discarded.append(tile.id)
-            self.events.append(Discard(self.turn, tile.id, "HG7", tile.words))
+            self.sink.add(Discard(self.turn, tile.id, "HG7", tile.words))
             return
         self.bonus_due = True
         self.pending_bonus = tile
@@ -420,5 +418,3 @@ class HuntersGatherersState(TileState):
     def final_scoring(self) -> None:
         scoring.final_scoring(self)
 
-
-own_abc_cache(HuntersGatherersState)

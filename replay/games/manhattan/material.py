@@ -37,7 +37,6 @@ _COLS = ("west", "centre", "east")
 class Material:
     """What a game of Manhattan is played with (M1); every figure may be overridden."""
 
-    __slots__ = ("cards_per_lot", "pieces", "hand_size")
     cards_per_lot: tuple[int, ...]
     pieces: Mapping[int, int]
     hand_size: int
@@ -63,7 +62,7 @@ class Material:
         return [lot for lot in range(LOTS) for _ in range(self.cards_per_lot[lot])]
 
 
-value_type(Material, "cards_per_lot pieces hand_size")
+value_type(Material)
 DEFAULT_MATERIAL = Material()
 
 

@@ -64,9 +64,9 @@ class Discard:
 
 Move = Choose | Build | Discard
 # Moves are values, immutable once built (``core.values.value_type``).
-value_type(Choose, "pieces")
-value_type(Build, "card city storeys colour draw")
-value_type(Discard, "card draw")
+value_type(Choose)
+value_type(Build)
+value_type(Discard)
 
 
 def may_build(stack: list[tuple[str, int]], colour: str, storeys: int) -> bool:
