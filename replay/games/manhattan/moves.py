@@ -1,13 +1,16 @@
 """Manhattan's moves (M4, M5 and the discard of docs/rules.md) and the lookups a move needs:
 the city of a name, the lot a card marks from a side (M2), whether a piece may go on a
-building (M5), what a choice of pieces takes from the supply (M4)."""
+building (M5), what a choice of pieces takes from the supply (M4), and the check of a choice
+(``check_choice``: M1, M2, M4)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from ...core.errors import IllegalMove
 from ...core.values import value_type
-from .material import CITIES, SIDES, lot_seen_from
+from .material import CITIES, HEIGHTS, SIDES, lot_seen_from
 
 CITY_INDEX = {name: i for i, name in enumerate(CITIES)}
 SEEN_FROM = {side: [lot_seen_from(card, side) for card in range(9)] for side in SIDES}
@@ -111,4 +114,34 @@ def choice_counts(pieces: Sequence[tuple[str, int]], mine: tuple[str, ...],
             taken += n
         if taken != per_round:
             return None
+    return counts
+
+
+def check_choice(state: Any, seat: int, move: Choose) -> dict[tuple[str, int], int]:
+    """M1, M2, M4 for a choice of pieces by ``seat`` in ``state`` (a ``ManhattanState``); how
+    many it takes of each colour and height."""
+    name = state.config.players[seat].name
+    mine = state.colours_of[seat]
+    if state.phase != "choose":
+        raise IllegalMove("M4", f"{name} must build now: pieces are chosen at the start of a "
+                          "round")
+    counts: dict[tuple[str, int], int] = {}
+    per_colour = dict.fromkeys(mine, 0)
+    for colour, h in move.pieces:
+        if colour not in mine:
+            raise IllegalMove("M2", f"{colour} is not a colour of {name} "
+                              f"({' and '.join(mine)})")
+        if h not in HEIGHTS:
+            raise IllegalMove("M1", f"there is no {h}-storey piece (1 to 4)")
+        counts[colour, h] = counts.get((colour, h), 0) + 1
+        per_colour[colour] += 1
+    for colour, taken in per_colour.items():
+        if taken != state.per_round:
+            what = "too many" if taken > state.per_round else "too few"
+            raise IllegalMove("M4", f"{name} takes {taken} {colour} pieces, {what}: each "
+                              f"round takes {state.per_round}")
+    for (colour, h), n in counts.items():
+        if n > state.supply[colour][h]:
+            raise IllegalMove("M4", f"{name} takes {n} {colour} {h}-storey pieces; "
+                              f"{state.supply[colour][h]} left")
     return counts

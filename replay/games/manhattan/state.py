@@ -43,6 +43,7 @@ from .moves import (
     Choose,
     Discard,
     Move,
+    check_choice,
     choice_counts,
     may_build,
 )
@@ -243,7 +244,7 @@ class ManhattanState(GameState):
         if cls is Build:
             self._check_build(seat, move)
         elif cls is Choose:
-            self._check_choose(seat, move)
+            check_choice(self, seat, move)
         elif cls is Discard:
             name = self.config.players[seat].name
             if self.phase != "build":
@@ -310,34 +311,6 @@ class ManhattanState(GameState):
             raise IllegalMove("M2", f"{colour} is not a colour of "
                               f"{self.config.players[seat].name} ({' and '.join(mine)})")
         return colour
-
-    def _check_choose(self, seat: int, move: Choose) -> dict[tuple[str, int], int]:
-        """M1, M2, M4 for a choice of pieces; how many it takes of each colour and height."""
-        name = self.config.players[seat].name
-        mine = self.colours_of[seat]
-        if self.phase != "choose":
-            raise IllegalMove("M4", f"{name} must build now: pieces are chosen at the "
-                              "start of a round")
-        counts: dict[tuple[str, int], int] = {}
-        per_colour = dict.fromkeys(mine, 0)
-        for colour, h in move.pieces:
-            if colour not in mine:
-                raise IllegalMove("M2", f"{colour} is not a colour of {name} "
-                                  f"({' and '.join(mine)})")
-            if h not in HEIGHTS:
-                raise IllegalMove("M1", f"there is no {h}-storey piece (1 to 4)")
-            counts[colour, h] = counts.get((colour, h), 0) + 1
-            per_colour[colour] += 1
-        for colour, taken in per_colour.items():
-            if taken != self.per_round:
-                what = "too many" if taken > self.per_round else "too few"
-                raise IllegalMove("M4", f"{name} takes {taken} {colour} pieces, "
-                                  f"{what}: each round takes {self.per_round}")
-        for (colour, h), n in counts.items():
-            if n > self.supply[colour][h]:
-                raise IllegalMove("M4", f"{name} takes {n} {colour} {h}-storey pieces; "
-                                  f"{self.supply[colour][h]} left")
-        return counts
 
     def takeover_error(self, seat: int, card: int, city: str, storeys: int,
                        colour: str) -> str | None:
@@ -410,7 +383,7 @@ class ManhattanState(GameState):
             counts = choice_counts(move.pieces, mine, self.supply, self.per_round)
             if counts is None:  # refused: the checks that word why
                 try:
-                    by_piece = self._check_choose(seat, move)
+                    by_piece = check_choice(self, seat, move)
                 except IllegalMove as exc:
                     self._annotate(exc)
                     raise
