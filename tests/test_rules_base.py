@@ -10,7 +10,7 @@ import pytest
 
 from replay.core.errors import IllegalMove
 from replay.core.family import GameConfig, Player, family
-from replay.core.verify import verify_data
+from replay.core.verify import verify
 from replay.games.carcassonne import Move
 from replay.generate import config_for, play_random
 from replay.tiles.moves import FigureChoice
@@ -362,9 +362,9 @@ def test_B1_material_72_tiles_7_followers_and_at_most_5_players() -> None:
     assert [t.id for t in ts.tiles if t.start] == ["D"]
     assert sum(s.attr("pennants") * t.count for t in ts.tiles for s in t.segments) == 10
     assert _new(config_for("base", 5, 1)).supply == [{"follower": 7}] * 5
-    report = verify_data(table_log(["a", "b", "c", "d", "e", "f"], []))
-    assert report.exit_code == 1 and report.error is not None
-    assert report.error["rule"] == "B1" and "IC1" in report.error["message"]
+    report = verify(table_log(["a", "b", "c", "d", "e", "f"], []))
+    assert report.exit_code == 1 and report.failure is not None
+    assert report.failure.rule == "B1" and "IC1" in report.failure.message
 
 
 def test_B2_roles_follow_the_segment() -> None:
