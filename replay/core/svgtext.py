@@ -16,7 +16,7 @@ from html import escape
 __all__ = ["element", "esc", "num", "open_tag", "wrap"]
 
 _NAMES: dict[str, str] = {}  # keyword -> attribute name, filled on first use
-_ESCAPED: dict[str, str] = {}  # attribute value -> its escaped text
+_WRITTEN: dict[tuple[str, object], str] = {}  # (keyword, text value) -> the attribute written
 
 
 def esc(text: object) -> str:
@@ -35,27 +35,26 @@ def _name(key: str) -> str:
     return name
 
 
-def _escaped(text: str) -> str:
-    """``esc(text)``, remembered: a picture repeats its colours, classes and coordinates."""
-    if len(_ESCAPED) > 100_000:  # a bound for a server that draws for days
-        _ESCAPED.clear()
-    out = _ESCAPED[text] = escape(text, True)
+def _attributes(attributes: dict[str, object]) -> str:
+    out = ""
+    get = _WRITTEN.get
+    for item in attributes.items():
+        out += get(item) or _written(item)
     return out
 
 
-def _attributes(attributes: dict[str, object]) -> str:
-    out = ""
-    get = _ESCAPED.get
-    for key, value in attributes.items():
-        if value is None:
-            continue
-        if isinstance(value, str):
-            text = get(value) or _escaped(value)
-        elif type(value) is int or type(value) is float:
-            text = str(value)
-        else:
-            text = esc(value)
-        out += f' {_NAMES.get(key) or _name(key)}="{text}"'
+def _written(item: tuple[str, object]) -> str:
+    """One attribute as written, `` name="value"`` ("" for the value None), remembered when
+    its value is text (a picture repeats its colours, classes and coordinates; a number is not
+    remembered: 1, 1.0 and True would be one key)."""
+    key, value = item
+    if value is None:
+        return ""
+    out = f' {_NAMES.get(key) or _name(key)}="{escape(str(value), True)}"'
+    if type(value) is str:
+        if len(_WRITTEN) > 200_000:  # a bound for a server that draws for days
+            _WRITTEN.clear()
+        _WRITTEN[item] = out
     return out
 
 

@@ -65,16 +65,20 @@ class _Board:
         self.game = game
         self.prefix = prefix
         self.tiles: dict[str, TileArt] = {}
+        self.refs: dict[str, tuple[str, TileArt]] = {}  # tile id -> (its def's id, its art)
         self.icons: set[str] = set()
         self.firsts = [p.first_node for p in game.placements]
 
     def tile_ref(self, tile: TileType) -> tuple[str, TileArt]:
-        sid = f"{self.prefix}t-{svg_id(tile.id)}"
-        art = self.tiles.get(sid)
-        if art is None:
-            art = tile_art(tile)
-            self.tiles[sid] = art
-        return sid, art
+        ref = self.refs.get(tile.id)
+        if ref is None:
+            sid = f"{self.prefix}t-{svg_id(tile.id)}"
+            art = self.tiles.get(sid)
+            if art is None:
+                art = tile_art(tile)
+                self.tiles[sid] = art
+            ref = self.refs[tile.id] = (sid, art)
+        return ref
 
     def icon(self, name: str) -> str:
         self.icons.add(name)
