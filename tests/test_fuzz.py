@@ -1,58 +1,72 @@
-"""Property-based fuzzing of the engine (issue 6): a Hypothesis ``RuleBasedStateMachine`` plays
-whole games by drawing from the sorted legal options of the current state and checks, after every
-step, invariants restated here independently of the engine:
+"""Property-based fuzzing of the tile-laying families (issue 6): the machine of
+``replay.lab.machines`` (a Hypothesis ``RuleBasedStateMachine`` that draws every move from the
+sorted legal options and checks what the family interface promises: illegal moves refused
+atomically, copies independent, scores from the score events, the round trip through a log)
+plays whole games, and the ``TileChecker`` below adds, after every step, invariants restated
+here independently of the engine:
 
 * figure conservation: supply + on the board = the starting count, for every figure kind (G6, G9);
 * tile conservation: pile + drawn + placed + discarded + hidden (HS7) + bonus stack = tile set;
 * every shared edge matches and every placed tile touches another (G4); the frontier and the
   legal placements agree with a brute-force recomputation; a drawn tile is placeable (G5);
   a discarded tile fits nowhere: a land tile under G5, a bonus tile under HG7;
-* scores never decrease (G12) and equal the sum of the score events;
 * every score event obeys the tie rule (G8) and, with Hills & Sheep, the hill tie-break (HS8),
   recomputed from the figures on the scored feature; base points recomputed (B3-B8, IC2, IC3);
 * no follower stays on a completed road, city, cloister, forest or river (G9);
-* an illegal move raises ``IllegalMove`` naming a rule id and leaves the state unchanged.
+* an illegal move (nine kinds, and HG7's bonus tile left out or not due) raises
+  ``IllegalMove`` naming a rule id and leaves the state unchanged.
 
-Every game family of the registry (``replay.families()``), with each mix of its expansions, gets
-its own machine, so a family joins by registering.
+Every family of the registry (``replay.families()``), with each mix of its expansions, gets a
+machine here: a tile-laying family this one, a family with its own module
+(``tests/test_fuzz_<name>.py``, e.g. Manhattan) none here, any other the generic machine of
+``replay.lab.machines`` alone; so a family joins by registering.
 Expansion-specific move elements (HS3 flock choices, HG7 bonus tiles) are drawn from the engine's
 legal options too (``expansion_parts``); a new one joins there.
 
-Profiles: ``fuzz-ci`` (default, bounded and derandomized for CI: the same examples every run)
-and ``fuzz-heavy`` (``CARCASSONNE_FUZZ=heavy``, ``./run fuzz``: random, with the example
-database). ``--hypothesis-show-statistics`` shows how often the interesting states were
-reached; ``test_fuzz_reaches_interesting_states`` checks the same claim on fixed seeds.
+Profiles (``replay.lab.machines``): ``fuzz-ci`` (default, bounded and derandomized for CI: the
+same examples every run) and ``fuzz-heavy`` (``CARCASSONNE_FUZZ=heavy``, ``./run fuzz``: random,
+with the example database). ``--hypothesis-show-statistics`` shows how often the interesting
+states were reached; ``test_fuzz_reaches_interesting_states`` checks the same claim on fixed
+seeds.
 """
 
 from __future__ import annotations
 
-import os
+import importlib
 import re
-import unittest
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, event, settings
+from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (
-    RuleBasedStateMachine,
-    initialize,
-    invariant,
-    rule,
-)
+from hypothesis.stateful import run_state_machine_as_test
 
-from replay.core import hashing
 from replay.core.errors import IllegalMove
-from replay.core.family import GameConfig, families, family
-from replay.core.record import log_json, parse
+from replay.core.family import GameConfig, GameState, families, family
 from replay.core.rng import SeededStream
 from replay.core.values import replace
 from replay.games import carcassonne
 from replay.games.carcassonne.hills_sheep import shepherd_beside, shepherd_fields
-from replay.generate import config_for, play_random
+from replay.generate import config_for
+from replay.lab import machines
+from replay.lab.machines import (  # noqa: F401 (FUZZ, HEAVY, SEEDS: also tests/test_properties)
+    FUZZ,
+    HEAVY,
+    SEEDS,
+    Choose,
+    Expected,
+    GameMachine,
+    Roll,
+    check_game,
+    fuzz_case,
+    generated,
+    machine_for,
+    play_out,
+)
 from replay.tiles.family import TileFamily
 from replay.tiles.moves import FigureChoice, TileMove
 from replay.tiles.state import TileState as Game
@@ -67,7 +81,7 @@ FAMILIES: list[Family] = [(f.name, mix) for f in families() if isinstance(f, Til
 
 
 def family_label(fam: Family) -> str:
-    return "+".join((fam[0], *fam[1]))
+    return machines.label(*fam)
 
 
 def family_of(fam: Family) -> Any:
@@ -76,6 +90,11 @@ def family_of(fam: Family) -> Any:
 
 def max_players(fam: Family) -> int:
     return family(fam[0]).seat_limit(fam[1])
+
+
+def options_for(fam: Family) -> st.SearchStrategy[dict[str, Any]]:
+    """Every rule option of the family (B4a, B8, HS8, HG6, ...) that its expansions use."""
+    return machines.options_for(*fam)
 
 
 def sheep_part(game: Game) -> Any:
@@ -88,23 +107,6 @@ def new_move(game: Game, **fields: Any) -> Move:
     """A move of the game's family."""
     return game._move(**fields)
 
-# ---------------------------------------------------------------------------- profiles
-
-HEAVY = os.environ.get("CARCASSONNE_FUZZ") == "heavy"
-_COMMON: dict[str, Any] = {
-    "deadline": None,  # one example is a whole game
-    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
-    "print_blob": True,
-}
-# CI: the same examples on every run (derandomized, no example database) and no shrinking (a
-# failure prints its reproduce_failure blob at once), so a red CI run is the code's doing,
-# reproduces anywhere and stays short; heavy: random, shrinking, with the database, to explore.
-settings.register_profile("fuzz-ci", max_examples=40, derandomize=True, database=None,
-                          phases=(Phase.explicit, Phase.generate), **_COMMON)
-settings.register_profile("fuzz-heavy", max_examples=1000, **_COMMON)
-FUZZ = settings.get_profile("fuzz-heavy" if HEAVY else "fuzz-ci")
-"""The settings every property-based test of the engine starts from (also tests/test_properties)."""
-
 # ---------------------------------------------------------------------------- rules restated
 
 RULE_ID = re.compile(r"^(G|B|IC|HS|HG|L)\d+[a-z]?$")  # ids of RULES.md
@@ -116,8 +118,9 @@ ROTATIONS = (0, 90, 180, 270)
 
 
 def fits(key: str, edges: str) -> bool:
-    """G4: every side that has a neighbour shows the same terrain."""
-    return all(k == "." or k == e for k, e in zip(key, edges, strict=True))
+    """G4: every side that has a neighbour shows the same terrain (a frontier key is a
+    pattern: its "." stands for a side without a neighbour, which takes any terrain)."""
+    return re.fullmatch(key, edges) is not None
 
 
 def frontier_of(game: Game) -> dict[tuple[int, int], str]:
@@ -137,10 +140,16 @@ def frontier_of(game: Game) -> dict[tuple[int, int], str]:
     return out
 
 
-def placements_for(game: Game, tile: TileType) -> list[tuple[int, int, int]]:
-    front = frontier_of(game)
-    return sorted((x, y, 90 * q) for (x, y), key in front.items()
-                  for q in range(4) if fits(key, tile.rotations[q].edges))
+def placements_for(game: Game, tile: TileType,
+                   front: dict[tuple[int, int], str] | None = None) -> list[tuple[int, int, int]]:
+    """G4: where ``tile`` fits, brute force (``front``: the frontier, when it is known)."""
+    front = frontier_of(game) if front is None else front
+    edges = [r.edges for r in tile.rotations]
+    out = []
+    for (x, y), key in front.items():
+        fit = re.compile(key).fullmatch  # fits(key, ...), compiled once for the cell
+        out += [(x, y, 90 * q) for q, e in enumerate(edges) if fit(e)]
+    return sorted(out)
 
 
 def hidden_tiles(game: Game) -> list[str]:
@@ -183,15 +192,19 @@ class Fig:
 # ---------------------------------------------------------------------------- the invariants
 
 
-class Checker:
-    """Checks one game move by move: ``play`` checks a move and its events, ``check_state`` the
-    state. ``seen`` collects the interesting states the game reached (for ``event()``)."""
+# ---------------------------------------------------------------------------- the invariants
 
-    def __init__(self, game: Game) -> None:
+
+class TileChecker(machines.Checker):
+    """Checks one game of a tile-laying family move by move (the hooks of
+    ``machines.Checker``): ``check_move`` a move and its events, ``check_position`` the
+    state. ``seen`` counts the interesting states the game reached (for ``event()``)."""
+
+    def __init__(self, game: GameState) -> None:
+        super().__init__(game)
+        assert isinstance(game, Game)
         self.game = game
         config = game.config
-        self.config = config
-        self.names = [p.name for p in config.players]
         self.start_supply = [dict(s) for s in game.supply]
         assert not game.figures_on_board()
         self.tile_set = Counter({t.id: t.count for t in config.material.tiles})
@@ -202,11 +215,9 @@ class Checker:
         own = tuple(p for p in fam.rule_prefixes
                     if all(x.rule_prefix != p for x in fam.expansions.values()))
         self.prefixes = own + tuple(fam.expansions[x].rule_prefix for x in config.expansions)
-        self.tally = [0] * len(config.players)
-        self.last_scores = list(game.scores)
-        self.seen: set[str] = set()
-        self.check_events(game.turn, None, None, game.setup_events, [])
-        self.check_state()
+        self.last_json: list[Event] = []  # the events of the last move, as JSON
+        self.check_tile_events(game.turn, None, None,
+                               [e.to_json() for e in game.setup_events], [])
 
     # ------------------------------------------------------------ rules
 
@@ -219,10 +230,12 @@ class Checker:
 
     # ------------------------------------------------------------ a move
 
-    def play(self, move: Move) -> list[Event]:
+    def fingerprint(self, state: GameState) -> tuple[Any, ...]:
+        assert isinstance(state, Game)
+        return fingerprint(state)
+
+    def before_move(self, move: Move) -> tuple[int, TileType | None, list[Fig]]:
         game = self.game
-        player, tile, played = game.turn, game.current, game.moves_played
-        before = self.figures()
         if getattr(move, "bonus", None) is not None and move.figure is not None:
             # G6 holds right after the land tile; its bonus tile may then join features (G7)
             probe = game.copy()
@@ -230,16 +243,19 @@ class Checker:
             for e in placed:
                 if e["type"] == "figure":
                     self.check_alone(self.node_of(e, probe), probe)
-        events = [e.to_json() for e in game.apply(move)]
-        assert game.moves_played == played + 1
-        assert game.turn == (player + 1) % len(self.names), "G3: turns go round in order"
-        self.check_events(player, tile, move, events, before)
-        return events
+        return game.turn, game.current, self.figures()
+
+    def check_move(self, move: Move, events: list[Any],
+                   before: tuple[int, TileType | None, list[Fig]]) -> None:
+        player, tile, figures = before
+        self.last_json = [e.to_json() for e in events]
+        assert self.game.turn == (player + 1) % len(self.names), "G3: turns go round in order"
+        self.check_tile_events(player, tile, move, self.last_json, figures)
 
     def figures(self) -> list[Fig]:
         return [Fig(f.node, f.player, f.kind, f.cell) for f in self.game.figures_on_board()]
 
-    def check_events(self, player: int, tile: TileType | None, move: Move | None,
+    def check_tile_events(self, player: int, tile: TileType | None, move: Move | None,
                      events: list[Event], before: list[Fig]) -> None:
         game = self.game
         places = [e for e in events if e["type"] == "place"]
@@ -250,10 +266,10 @@ class Checker:
             assert (first["player"], first["tile"], first["x"], first["y"], first["rotation"]) \
                 == (player, tile.id, move.x, move.y, move.rotation)
             if tile.hill:
-                self.seen.add("hill tile placed")
+                self.saw("hill tile placed")
             if len(places) > 1:
                 assert len(places) == 2 and places[1].get("bonus"), "HG7: one bonus tile"
-                self.seen.add("bonus tile played (HG7)")
+                self.saw("bonus tile played (HG7)")
             if self.base_only:
                 assert len(places) == 1
                 assert len(figures) == (move.figure is not None)
@@ -262,32 +278,20 @@ class Checker:
                     player, move.figure.kind, move.figure.location)
         new = [self.node_of(e) for e in figures]
         for e, fig in zip(figures, new, strict=True):
-            self.seen.add(f"{e['kind']} placed")
+            self.saw(f"{e['kind']} placed")
             if move is None or getattr(move, "bonus", None) is None or fig.cell != (move.x, move.y):
                 self.check_alone(fig)  # a land tile's figure in a bonus turn: checked in play
             before = [*before, fig]
         after = self.figures()
-        ended = [e for e in events if e["type"] == "end"]
-        assert len(ended) == (1 if game.finished else 0), "G11: one end event, when it ends"
         for i, e in enumerate(events):
             if e["type"] == "score":
                 self.check_score(e, before, after)
             elif e["type"] == "discard":
                 self.check_discard(e, events[:i], events[i + 1:])
-            elif e["type"] == "end":
-                assert game.finished
-                assert e["scores"] == game.scores
-                best = max(game.scores)
-                assert e["winners"] == [p for p, s in enumerate(game.scores) if s == best], "G11"
-                self.seen.add("game finished")
-                if len(e["winners"]) > 1:
-                    self.seen.add("shared victory (G11)")
             elif e["type"] == "wolf":
-                self.seen.add("wolf drawn (HS2/HS3)")
-        if ended:
-            assert events[-1]["type"] == "end", "the end event comes last"
+                self.saw("wolf drawn (HS2/HS3)")
         if hidden_tiles(game):
-            self.seen.add("tile hidden under a hill (HS7)")
+            self.saw("tile hidden under a hill (HS7)")
 
     def check_discard(self, e: Event, earlier: list[Event], later: list[Event]) -> None:
         """G5: a drawn land tile that fits nowhere is discarded. HG7: so is a bonus tile that
@@ -302,11 +306,11 @@ class Checker:
                     f"HG7: bonus tile {tile.id} discarded but never drawn")
             assert not any(x["type"] == "place" for x in later), (
                 f"HG7: bonus tile {tile.id} was discarded, yet the turn placed another tile")
-            self.seen.add("bonus tile discarded (HG7)")
+            self.saw("bonus tile discarded (HG7)")
         else:
             assert rule == "G5", f"a discard under rule {rule}: {e}"
             assert not tile.bonus, f"G5: bonus tile {tile.id} discarded as a land tile (HG7)"
-            self.seen.add("tile discarded (G5)")
+            self.saw("tile discarded (G5)")
         assert not placements_for(self.game, tile), (
             f"{rule}: tile {tile.id} was discarded but fits somewhere")
 
@@ -330,21 +334,18 @@ class Checker:
     # ------------------------------------------------------------ scoring
 
     def check_score(self, e: Event, before: list[Fig], after: list[Fig]) -> None:
-        """G8, G12 and the points of one score event (B3-B8, IC2, IC3, HS8, HS9), recomputed
+        """G8 and the points of one score event (B3-B8, IC2, IC3, HS8, HS9), recomputed
         for the feature the event names by its ``feature_id``.
 
         Matching by type and cells was wrong: two features may cover the same cells (the two
         fields either side of a road, with farmers of equal strength), and the checker once
         recomputed the other field's points (B8 per field, base + Inns & Cathedrals, 6 players,
         seed 7057: "scored 3, the rules give 6"; ``test_B8_fields_sharing_cells_...``)."""
-        points, winners = e["points"], e["winners"]
-        assert type(points) is int and points >= 0, "G12"
-        for p in winners:
-            self.tally[p] += points
+        winners = e["winners"]  # points >= 0 and the tally (G12): machines.Checker
         strengths = {int(p): s for p, s in e["strengths"].items()}
         if not self.majority_based(e):
             return
-        assert winners == sorted(set(winners)) and set(winners) <= set(strengths), e
+        assert set(winners) <= set(strengths), e
         assert strengths, f"a score event without figures: {e}"
         best = max(strengths.values())
         tied = sorted(p for p, s in strengths.items() if s == best)
@@ -357,17 +358,17 @@ class Checker:
             problems = self.score_problems(e, *found, tied)
             assert not problems, problems[0]
         if len(tied) > 1:
-            self.seen.add("tie (several winners)")
+            self.saw("tie (several winners)")
             if winners != tied:
-                self.seen.add("hill tie-break decided (HS8)")
+                self.saw("hill tie-break decided (HS8)")
         if e["phase"] == "play" and e["feature"] == "city" and len(strengths) > 1:
-            self.seen.add("completed city with several owners (G7)")
+            self.saw("completed city with several owners (G7)")
         if e["phase"] == "play" and e["feature"] == "cloister":
-            self.seen.add("cloister completed")
+            self.saw("cloister completed")
         if e["feature"] == "farm":
-            self.seen.add("farm scored (B8)")
+            self.saw("farm scored (B8)")
             if len(winners) > 1:
-                self.seen.add("farm tie")
+                self.saw("farm tie")
 
     def score_problems(self, e: Event, figs: list[Fig], feat_points: int | None,
                        tied: list[int]) -> list[str]:
@@ -438,7 +439,7 @@ class Checker:
             assert feat.scored, f"a completed {want} that is not marked scored: {e}"
         twins = [f for f in game.features() if f.type == want and game.cells_of(f) == cells]
         if len(twins) > 1:
-            self.seen.add("scored feature shares its cells with another (told apart by id)")
+            self.saw("scored feature shares its cells with another (told apart by id)")
         root = graph.find(fid)
         if kind == "farm" and want == "city":
             fields = [f for f in game.features() if f.type == "field"
@@ -482,7 +483,7 @@ class Checker:
 
     # ------------------------------------------------------------ the state
 
-    def check_state(self) -> None:
+    def check_position(self) -> None:
         game = self.game
         # figure conservation
         on_board: Counter[tuple[int, str]] = Counter()
@@ -498,7 +499,7 @@ class Checker:
                     f"{self.names[p]}'s {kind}s: {left} in supply + {on_board[(p, kind)]} on "
                     f"the board != {count}")
                 if left == 0 and kind == "follower":
-                    self.seen.add("follower supply exhausted")
+                    self.saw("follower supply exhausted")
         assert set(k for _, k in on_board) <= set(self.start_supply[0])
         if self.hills:  # the shepherds the sheep bag follows (``shepherd_beside``)
             assert sheep_part(game).shepherds == {
@@ -533,7 +534,7 @@ class Checker:
         front = frontier_of(game)
         assert game.frontier == front, "the engine's frontier differs from the board's"
         if game.current is not None:
-            legal = placements_for(game, game.current)
+            legal = placements_for(game, game.current, front)
             assert legal, f"G5: the drawn tile {game.current.id} fits nowhere"
             assert game.legal_placements() == legal
         assert game.finished == (game.current is None)
@@ -545,28 +546,13 @@ class Checker:
                 assert feat.scored, f"a complete {feat.type} never scored"
                 stuck = [f for f in feat.figures if FAMILY_OF[f.kind] == "follower"]
                 assert not stuck, f"G9: {stuck} stay on a completed {feat.type}"
-        # scores (G12) and score events
-        assert game.scores == self.tally, (
-            f"scores {game.scores} differ from the sum of the score events {self.tally}")
-        assert all(new >= old for new, old in zip(game.scores, self.last_scores, strict=True))
-        self.last_scores = list(game.scores)
 
 
 # ---------------------------------------------------------------------------- the machine
 
-SEEDS = st.one_of(st.integers(0, 2**32 - 1),
-                  st.text("abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=12))
 ILLEGAL_KINDS = ("occupied-cell", "detached-cell", "edge-mismatch", "bad-rotation",
                  "wrong-tile", "unknown-location", "occupied-segment", "foreign-figure",
                  "empty-supply")
-
-
-def options_for(fam: Family) -> st.SearchStrategy[dict[str, Any]]:
-    """Every rule option of the family (B4a, B8, HS8, HG6, ...) that the expansions in play
-    use, from the registry: a new family's options join by themselves."""
-    return st.fixed_dictionaries({
-        o.key: st.sampled_from(o.choices) for o in family(fam[0]).options
-        if o.expansion is None or o.expansion in fam[1]})
 
 
 def mv(game: Game, x: int = 0, y: int = 0, rotation: int = 0, tile: str | None = None,
@@ -585,8 +571,8 @@ def touching(game: Game, x: int, y: int) -> int:
     return sum((x + dx, y + dy) in game.board for dx, dy in SIDE_DELTA)
 
 
-def pick_move(game: Game, choose: Callable[[list[Any], str], Any], compact: bool,
-              with_figure: bool, seen: set[str]) -> Move:
+def pick_move(game: Game, choose: Choose, compact: bool, with_figure: bool,
+              seen: Counter[str]) -> Move:
     """A legal move drawn from the sorted legal options of the current state by ``choose``
     (Hypothesis in the machine, a seeded stream for the fixed games)."""
     tile = game.current
@@ -606,7 +592,7 @@ def pick_move(game: Game, choose: Callable[[list[Any], str], Any], compact: bool
 
 
 def expansion_parts(game: Game, tile: TileType, x: int, y: int, rot: int,
-                    choose: Callable[[list[Any], str], Any], seen: set[str],
+                    choose: Choose, seen: Counter[str],
                     figure: FigureChoice | None = None,
                     with_figure: bool = False) -> dict[str, Any]:
     """Extra parts of a move that expansions add, drawn from the engine's legal options.
@@ -626,7 +612,7 @@ def expansion_parts(game: Game, tile: TileType, x: int, y: int, rot: int,
         extra["flock"] = tuple(
             carcassonne.FlockChoice(loc, choose(["expand", "herd"], f"flock {loc}"))
             for loc in locations)
-        seen.add("flock choice (HS3)")
+        seen["flock choice (HS3)"] += 1
     if getattr(game, "bonus_stack", None) and _gold_nearby(game, tile, x, y, rot):
         probe: Any = game.copy()
         probe.step(new_move(game, x=x, y=y, rotation=rot, tile=tile.id, figure=figure, **extra))
@@ -644,7 +630,7 @@ def expansion_parts(game: Game, tile: TileType, x: int, y: int, rot: int,
 
 
 def check_flock_shortcut(game: Game, tile: TileType, x: int, y: int, rot: int,
-                         locations: list[str], seen: set[str]) -> None:
+                         locations: list[str], seen: Counter[str]) -> None:
     """HS3: ``flock_required`` skips the features a tile joins when ``shepherd_beside`` says
     the mover's shepherd is in no field beside it; the fields worked out in full agree."""
     state: Any = game  # a Carcassonne state with Hills & Sheep
@@ -654,9 +640,9 @@ def check_flock_shortcut(game: Game, tile: TileType, x: int, y: int, rot: int,
     if game.supply[game.turn]["shepherd"] < 1:
         beside = shepherd_beside(state, (x, y))
         assert beside or not full
-        seen.add("HS3: shepherd out, " + (("tile extends its field" if full else
-                                           "tile beside its field, not extending it")
-                                          if beside else "tile away from its field"))
+        seen["HS3: shepherd out, " + (("tile extends its field" if full else
+                                       "tile beside its field, not extending it")
+                                      if beside else "tile away from its field")] += 1
 
 
 def _gold_nearby(game: Game, tile: TileType, x: int, y: int, rot: int) -> bool:
@@ -679,128 +665,49 @@ def _gold_nearby(game: Game, tile: TileType, x: int, y: int, rot: int) -> bool:
     return False
 
 
-class GameMachine(RuleBasedStateMachine):
-    """Plays one game of ``FAMILY``; each step is one move (two rules, so that Hypothesis's
-    swarm testing, which disables some rules per run, never stops a game)."""
+class TileMachine(GameMachine):
+    """Plays one game of a tile-laying family (``machines.GameMachine`` with the hooks of
+    tiles): a style of play, nine kinds of illegal move, HG7's bonus tile errors."""
 
-    FAMILY: ClassVar[Family] = ("base", ())
+    CHECKER = TileChecker
+    END_RULE = "G11"  # once the pile is empty every move is refused
 
     def __init__(self) -> None:
         super().__init__()
-        self.checker: Checker | None = None
         self.compact = self.figure_rate = 0
 
-    @initialize(data=st.data())
-    def set_up(self, data: st.DataObject) -> None:
-        game_name, expansions = self.FAMILY
-        players = data.draw(st.integers(2, max_players(self.FAMILY)), label="players")
-        seed = data.draw(SEEDS, label="seed")
-        options = data.draw(options_for(self.FAMILY), label="options")
+    @classmethod
+    def step_count(cls) -> int:
+        # one initialize step, one step per tile, a few more to check G11 after discards
+        return len(build_pile(config_for(cls.FAMILY, 2, 0, cls.MIX).material, "0")) + 4
+
+    def tiles(self) -> TileChecker:
+        assert isinstance(self.checker, TileChecker)
+        return self.checker
+
+    def new_game(self, data: st.DataObject) -> GameState:
+        state = super().new_game(data)
         # the style of play: how often the tile goes where it touches most tiles (a compact
         # board completes features and joins them), how often a figure is placed
         self.compact = data.draw(st.integers(0, 100), label="compact %")
         self.figure_rate = data.draw(st.integers(0, 100), label="figure %")
-        config = config_for(game_name, players, seed, expansions, options)
-        self.checker = Checker(new_game(config))
-        event(f"{family_label(self.FAMILY)}, {players} players")
+        return state
 
-    @rule(data=st.data())
-    def play(self, data: st.DataObject) -> None:
-        self.step(data, illegal_first=False)
+    def pick_move(self, choose: Choose, roll: Roll) -> Move:
+        checker = self.tiles()
+        compact, with_figure = roll() < self.compact, roll() < self.figure_rate
+        return pick_move(checker.game, choose, compact, with_figure, checker.seen)
 
-    @rule(data=st.data())
-    def try_illegal_then_play(self, data: st.DataObject) -> None:
-        self.step(data, illegal_first=True)
-
-    @invariant()
-    def invariants(self) -> None:
-        if self.checker is not None:
-            self.checker.check_state()
-
-    def teardown(self) -> None:
-        """Play the game to its end (Hypothesis may stop a run early) with a seeded policy,
-        still checking everything, so that every run reaches final scoring (B7, B8, G11)."""
-        if self.checker is None:
-            return
-        game = self.checker.game
-        if not game.finished:
-            pick = SeededStream(hashing.hexdigest(game.hash), "fuzz-finish")
-
-            def choose(options: list[Any], label: str) -> Any:
-                return options[pick.below(len(options))]
-
-            while not game.finished:
-                compact, with_figure = pick.below(100) < self.compact, pick.below(2) == 0
-                self.checker.play(pick_move(game, choose, compact, with_figure,
-                                            self.checker.seen))
-                self.checker.check_state()
-            event("game finished by the teardown policy")
-        for label in sorted(self.checker.seen):
-            event(label)
-
-    # ------------------------------------------------------------ steps
-
-    def step(self, data: st.DataObject, illegal_first: bool) -> None:
-        assert self.checker is not None
-        game = self.checker.game
-        if game.finished:
-            self.after_end(data)
-            return
-        if illegal_first:
-            self.attempt_illegal(data)
-        compact = data.draw(st.integers(0, 99), label="roll") < self.compact
-        with_figure = data.draw(st.integers(0, 99), label="roll") < self.figure_rate
-
-        def choose(options: list[Any], label: str) -> Any:
-            return data.draw(st.sampled_from(options), label=label)
-
-        move = pick_move(game, choose, compact, with_figure, self.checker.seen)
-        if illegal_first:
-            self.attempt_bonus_errors(move)
-        self.checker.play(move)
-
-    def attempt_bonus_errors(self, move: Move) -> None:
+    def illegal_variants(self, move: Move) -> Iterable[tuple[str, Move, Expected]]:
         """HG7: a turn that earns a bonus tile must play it, and only such a turn may; either
         error is refused like any illegal move (rule id, state unchanged)."""
-        assert self.checker is not None
         if getattr(move, "bonus", None) is not None:
-            self.expect_refused("bonus tile left out", replace(move, bonus=None),
-                                {"HG7"}.__contains__)
-        elif getattr(self.checker.game, "bonus_stack", None):
-            some = TileMove(0, 0, 0)
-            self.expect_refused("bonus tile not due", replace(move, bonus=some),
-                                {"HG7"}.__contains__)
+            yield "bonus tile left out", replace(move, bonus=None), "HG7"
+        elif getattr(self.tiles().game, "bonus_stack", None):
+            yield "bonus tile not due", replace(move, bonus=TileMove(0, 0, 0)), "HG7"
 
-    def attempt_illegal(self, data: st.DataObject) -> None:
-        self.expect_refused(*self.illegal_move(data))
-
-    def expect_refused(self, kind: str, move: Move, expected: Callable[[str], bool]) -> None:
-        """The illegal ``move`` raises ``IllegalMove`` naming an expected rule, and nothing
-        changes (DESIGN: a move is checked before it changes anything)."""
-        assert self.checker is not None
-        game = self.checker.game
-        before = fingerprint(game)
-        legal_before = game.legal_placements()
-        moves_played, turn = game.moves_played, game.turn
-        try:
-            game.apply(move)
-        except IllegalMove as exc:
-            assert fingerprint(game) == before, (
-                f"{kind}: the illegal move raised {exc.rule} ({exc.message}) but changed the "
-                "state; an illegal move must leave it untouched (DESIGN, IllegalMove)")
-            assert RULE_ID.match(exc.rule), f"{exc.rule!r} is not a rule id ({kind})"
-            assert expected(exc.rule), f"{kind}: {move} raised {exc.rule}: {exc.message}"
-            assert exc.message and exc.rule in str(exc)
-            assert exc.move == moves_played
-            assert exc.player == self.checker.names[turn]
-            event(f"illegal move refused: {kind} ({exc.rule})")
-        else:
-            raise AssertionError(f"{kind}: the illegal move {move} was accepted")
-        assert game.legal_placements() == legal_before
-
-    def illegal_move(self, data: st.DataObject) -> tuple[str, Move, Callable[[str], bool]]:
-        assert self.checker is not None
-        checker = self.checker
+    def illegal_move(self, data: st.DataObject) -> tuple[str, Move, Expected]:
+        checker = self.tiles()
         game = checker.game
         tile = game.current
         assert tile is not None
@@ -861,49 +768,51 @@ class GameMachine(RuleBasedStateMachine):
         return ("occupied-cell", mv(game, cell[0], cell[1], data.draw(st.sampled_from(ROTATIONS)),
                                       tile.id), g4)
 
-    def after_end(self, data: st.DataObject) -> None:
-        """G11: once the pile is empty every move is refused and nothing changes."""
-        assert self.checker is not None
-        game = self.checker.game
-        before = fingerprint(game)
-        x = data.draw(st.integers(-3, 3))
-        try:
-            game.apply(mv(game, x, 5, 0))
-        except IllegalMove as exc:
-            assert exc.rule == "G11"
-        else:
-            raise AssertionError("G11: a move after the end was accepted")
-        assert fingerprint(game) == before
+
+def machine_base(fam: Any) -> type[GameMachine] | None:
+    """The machine this module plays a family with: the tile machine, the generic one, or
+    None for a family with its own module (``tests/test_fuzz_<name>.py``)."""
+    if isinstance(fam, TileFamily):
+        return TileMachine
+    if own_module(fam.name).exists():
+        return None
+    return GameMachine
 
 
-def machine_for(family: Family) -> type[GameMachine]:
-    name = "GameMachine_" + re.sub(r"\W", "_", family_label(family))
-    return type(name, (GameMachine,), {"FAMILY": family})
+def own_module(name: str) -> Path:
+    return Path(__file__).with_name(f"test_fuzz_{name.replace('-', '_')}.py")
 
 
-def pile_size(family: Family) -> int:
-    return len(build_pile(config_for(family[0], 2, 0, family[1]).material, "0"))
+for _fam, _mix in machines.games():
+    _base = machine_base(_fam)
+    if _base is not None:
+        _name = "TestFuzz_" + re.sub(r"\W", "_", machines.label(_fam.name, _mix))
+        globals()[_name] = type(_name, (fuzz_case(machine_for(_fam.name, _mix, _base)),), {})
 
 
-def fuzz_case(family: Family) -> type[unittest.TestCase]:
-    """The pytest-visible test of one family: whole random games, every invariant checked
-    after every step. A ``TestCase`` (not a parametrized function) so that
-    ``--hypothesis-show-statistics`` reports the events of each family."""
-    case = machine_for(family).TestCase
-    # one initialize step, one step per tile, a few more to check G11 after discards
-    case.settings = settings(FUZZ, stateful_step_count=pile_size(family) + 4)
-    return case
+def test_a_family_with_its_own_module_has_its_machine_there() -> None:
+    """A family this module leaves to ``tests/test_fuzz_<name>.py`` is fuzzed there by a
+    ``GameMachine`` of its own (not silently skipped)."""
+    for fam in families():
+        if machine_base(fam) is None:
+            module = importlib.import_module(f"tests.{own_module(fam.name).stem}")
+            found = [m for m in vars(module).values() if isinstance(m, type)
+                     and issubclass(m, GameMachine) and fam.name == m.FAMILY]
+            assert found, f"{own_module(fam.name).name} has no GameMachine for {fam.name}"
 
 
-for _family in FAMILIES:
-    _name = "TestFuzz_" + re.sub(r"\W", "_", family_label(_family))
-    globals()[_name] = type(_name, (fuzz_case(_family),), {})
+@pytest.mark.parametrize("name", [f.name for f in families()])
+def test_the_generic_machine_plays_every_family(name: str) -> None:
+    """What a family gets by registering alone: the generic machine (legal moves drawn from
+    ``legal_moves()``, every check of ``replay.lab.machines``) plays it."""
+    run_state_machine_as_test(machine_for(name), settings=settings(
+        FUZZ, max_examples=2, stateful_step_count=6))
 
 
 # ---------------------------------------------------------------------------- fixed seeds
 
 # The interesting states each family must reach in the fixed-seed games below (labels of
-# ``Checker.seen``; an expansion's list applies to the families it ends); the statistics of the
+# ``TileChecker.seen``; an expansion's list applies to the families it ends); the statistics of the
 # fuzz runs show the same labels.
 MUST_REACH: dict[str, tuple[str, ...]] = {
     "base": ("completed city with several owners (G7)", "tie (several winners)",
@@ -919,42 +828,32 @@ MUST_REACH: dict[str, tuple[str, ...]] = {
 }
 
 
-def play_checked(config: GameConfig, compact: int = 80, figure_rate: int = 40) -> set[str]:
+def play_checked(config: GameConfig, compact: int = 80, figure_rate: int = 40) -> Counter[str]:
     """A whole game chosen by a seeded stream with the machine's policy, every move and state
     checked; returns the interesting states it reached."""
     assert config.seed is not None
-    game = new_game(config)
-    checker = Checker(game)
-    pick = SeededStream(config.seed, "fuzz-policy")
+    checker = TileChecker(new_game(config))
 
-    def choose(options: list[Any], label: str) -> Any:
-        return options[pick.below(len(options))]
+    def policy(choose: Choose, roll: Roll) -> Move:
+        compact_now, with_figure = roll() < compact, roll() < figure_rate
+        return pick_move(checker.game, choose, compact_now, with_figure, checker.seen)
 
-    while not game.finished:
-        compact_now = pick.below(100) < compact
-        with_figure = pick.below(100) < figure_rate
-        checker.play(pick_move(game, choose, compact_now, with_figure, checker.seen))
-        checker.check_state()
-    return checker.seen
+    return play_out(checker, policy, SeededStream(config.seed, "fuzz-policy")).seen
 
 
-def checked_moves(config: GameConfig) -> Iterator[tuple[Checker, list[Event]]]:
+def checked_moves(config: GameConfig) -> Iterator[tuple[TileChecker, list[Event]]]:
     """Replay a game of the engine's own generator (``python -m replay generate``) through a
-    ``Checker``; yield the checker and the events after each checked move."""
-    _, moves = play_random(config)
-    parsed = parse(log_json(family(config.game), config, moves))
-    game = new_game(parsed.config)
-    checker = Checker(game)
-    for move in parsed.moves:
-        events = checker.play(move)
-        checker.check_state()
-        yield checker, events
-    assert game.finished
+    ``TileChecker``; yield the checker and the events (JSON) after each checked move."""
+    state, moves = generated(config)
+    checker = TileChecker(state)
+    for _ in check_game(checker, moves):
+        yield checker, checker.last_json
+    assert checker.game.finished
 
 
-def play_generated(config: GameConfig) -> set[str]:
+def play_generated(config: GameConfig) -> Counter[str]:
     """A game of the engine's own generator, checked; the interesting states it reached."""
-    seen: set[str] = set()
+    seen: Counter[str] = Counter()
     for checker, _ in checked_moves(config):
         seen = checker.seen
     return seen
@@ -1008,11 +907,9 @@ def test_HG7_bonus_tile_errors_leave_the_state_unchanged() -> None:
         game = new_game(config_for("hunters-gatherers", 2, seed))
         pick = SeededStream(str(seed), "fuzz-policy")
 
-        def choose(options: list[Any], label: str, pick: SeededStream = pick) -> Any:
-            return options[pick.below(len(options))]
-
+        choose, _ = machines.seeded_choice(pick)
         while not game.finished:
-            move = pick_move(game, choose, True, pick.below(2) == 0, set())
+            move = pick_move(game, choose, True, pick.below(2) == 0, Counter())
             bonus = getattr(move, "bonus", None)
             if bonus is None and game.moves_played == 0:
                 wrong = replace(move, bonus=TileMove(0, 0, 0))
@@ -1085,7 +982,7 @@ def test_B8_fields_sharing_cells_and_strengths_are_told_apart() -> None:
     names field 35."""
     options = {"small_city": 2, "farm_scoring": "per-field"}
     config = config_for("base", 6, B8_TWIN_FIELDS_SEED, ("inns-cathedrals",), options)
-    steps = list(checked_moves(config))
+    steps = [(checker, list(events)) for checker, events in checked_moves(config)]
     checker = steps[-1][0]
     farms = [e for _, events in steps for e in events
              if e["type"] == "score" and e["feature"] == "farm"]

@@ -1,0 +1,544 @@
+"""Hypothesis state machines that play whole random games of every registered family and check,
+after every step, what the family interface (``replay.core.family``) promises.
+
+A ``GameMachine`` plays one game: its first step sets the game up (players, seed, options of
+the registry), each later step draws a legal move, or first tries an illegal one, and a
+``Checker`` checks every move and every position. What any family gets by registering, through
+``Family`` and ``GameState`` alone:
+
+* a move is drawn from the legal options (``legal_moves()``, in the family's fixed order or
+  another of ``Checker.order``), ``apply`` takes it and counts it, and ``decode_move`` reads
+  back what ``encode_move`` writes of it;
+* determinism and copy independence: every ``COPY_EVERY``-th move is first played on a
+  ``copy()``: ``check`` changes nothing, the copy's move leaves the original as it was, and
+  the original then gives the same events and the same position;
+* the state hash: ``state_hash`` is ``hash`` in hex, and equals ``hash_from_scratch()`` where
+  the state offers one (L4);
+* one score per seat, an integer, never negative: the sum of the points of the score events
+  (``score``: each winner gets ``points``, never negative), so scores never decrease; the game
+  is finished exactly when nobody is to move and no move is legal, and the move that ends it
+  gives one ``end`` event, last, with the scores and every best score as winners (G11);
+* an illegal move raises ``IllegalMove`` with a rule id of the family, the move number and the
+  player, changes nothing (``Checker.fingerprint``) and is not ``is_legal``: the move just
+  played, played again when ``is_legal`` refuses it, and after the end every move (one of the
+  game's own, refused by ``GameMachine.END_RULE``);
+* ``end_now`` on a copy ends the game there and leaves the original alone;
+* the round trip: the moves played, written as a log (``log_json``), pass ``verify``
+  with the same state hash after every move and the same scores.
+
+A family adds its own invariants in a subclass, through the hooks below (documented where they
+are defined): ``Checker.before_move``, ``check_move``, ``check_position``, ``fingerprint``,
+``order``; ``GameMachine.new_game``, ``pick_move``, ``illegal_move``, ``illegal_variants``,
+``step_count``. ``machine_for`` makes the machine of one family and expansion mix,
+``fuzz_case`` its ``unittest.TestCase`` under the current profile, and ``games()`` lists every
+family and mix of the registry, so a family joins by registering. ``generated`` and
+``check_game`` check the games of the engine's own generator the same way, ``play_out`` a game
+chosen by a seeded stream (the fixed-seed tests).
+
+Profiles: ``fuzz-ci`` (the default: bounded and derandomized, the same examples every run) and
+``fuzz-heavy`` (``CARCASSONNE_FUZZ=heavy``: random, with the example database, shrinking).
+``FUZZ`` is the one in force. Statistics: the machines record what their games reached with
+``hypothesis.event`` (``--hypothesis-show-statistics``).
+
+This module needs ``hypothesis``, a development dependency: nothing else in ``replay`` imports
+it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unittest
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, ClassVar
+
+from hypothesis import HealthCheck, Phase, event, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from ..core import hashing
+from ..core.errors import IllegalMove
+from ..core.events import Event
+from ..core.family import Family, GameConfig, GameState, families, family
+from ..core.record import log_json, parse
+from ..core.rng import SeededStream
+from ..core.verify import verify
+from ..generate import config_for, play_random
+
+Choose = Callable[[list[Any], str], Any]  # picks one of the options (a label for the draw)
+Roll = Callable[[], int]  # 0-99
+Expected = str | Callable[[str], bool] | None  # the rule an illegal move must be refused by
+
+# ---------------------------------------------------------------------------- profiles
+
+HEAVY = os.environ.get("CARCASSONNE_FUZZ") == "heavy"
+_COMMON: dict[str, Any] = {
+    "deadline": None,  # one example is a whole game
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+    "print_blob": True,
+}
+# CI: the same examples on every run (derandomized, no example database) and no shrinking (a
+# failure prints its reproduce_failure blob at once), so a red CI run is the code's doing,
+# reproduces anywhere and stays short; heavy: random, shrinking, with the database, to explore.
+settings.register_profile("fuzz-ci", max_examples=40, derandomize=True, database=None,
+                          phases=(Phase.explicit, Phase.generate), **_COMMON)
+settings.register_profile("fuzz-heavy", max_examples=1000, **_COMMON)
+FUZZ = settings.get_profile("fuzz-heavy" if HEAVY else "fuzz-ci")
+"""The settings every property-based test of the engine starts from."""
+
+SEEDS = st.one_of(st.integers(0, 2**32 - 1),
+                  st.text("abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=12))
+"""Seeds of generated games: integers and the text a log may carry."""
+
+
+def games() -> list[tuple[Family, tuple[str, ...]]]:
+    """Every family of the registry with each mix of its expansions."""
+    return [(fam, mix) for fam in families() for mix in fam.mixes()]
+
+
+def label(name: str, mix: Iterable[str] = ()) -> str:
+    """``base+inns-cathedrals``: a family and its expansions."""
+    return "+".join((name, *mix))
+
+
+def options_for(name: str, mix: Iterable[str] = ()) -> st.SearchStrategy[dict[str, Any]]:
+    """Every rule option of the family that the expansions in play use, from the registry."""
+    mix = tuple(mix)
+    return st.fixed_dictionaries({
+        o.key: st.sampled_from(o.choices) for o in family(name).options
+        if o.expansion is None or o.expansion in mix})
+
+
+def rule_ids(fam: Family) -> re.Pattern[str]:
+    """The rule ids of a family (docs/rules.md): its prefixes, its expansions', G and L."""
+    prefixes = {"G", "L", *fam.rule_prefixes, *(x.rule_prefix for x in fam.expansions.values())}
+    return re.compile(rf"^({'|'.join(sorted(prefixes, key=lambda p: (-len(p), p)))})\d+[a-z]?$")
+
+
+def seeded_choice(pick: SeededStream) -> tuple[Choose, Roll]:
+    """``choose`` and ``roll`` of a seeded stream (the policy of the fixed-seed games)."""
+
+    def choose(options: list[Any], label: str) -> Any:
+        return options[pick.below(len(options))]
+
+    return choose, lambda: pick.below(100)
+
+
+# ---------------------------------------------------------------------------- the checker
+
+
+class Checker:
+    """Checks one game move by move: ``play`` plays and checks a move, ``check_state`` the
+    position, ``check_log`` the round trip through a log, ``check_end_now`` an early end.
+    ``seen`` counts the interesting states the game reached (``saw``), for ``event()`` and the
+    fixed-seed tests.
+
+    Hooks for a family's own invariants (each a no-op here):
+
+    * ``before_move(move)``: what ``check_move`` needs to know of the position before ``move``;
+    * ``check_move(move, events, before)``: the move just played and its events;
+    * ``check_position()``: the position, after the generic checks;
+    * ``fingerprint(state)``: everything of a position a move could change (an illegal move
+      must leave all of it as it was; a copy must agree with its original);
+    * ``order(moves)``: the legal moves in the order they are drawn from (default: the
+      family's own, fixed order).
+    """
+
+    COPY_EVERY: ClassVar[int] = 24  # the moves played on a copy first: one in COPY_EVERY
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.family = state.family
+        self.config = state.config
+        self.names = [p.name for p in self.config.players]
+        self.rule_id = rule_ids(self.family)
+        self.played: list[Any] = []  # the moves played
+        self.moves: list[dict[str, Any]] = []  # and as a log writes them
+        self.hashes: list[str] = []  # the state hash after each
+        self.seen: Counter[str] = Counter()
+        self.tally = [0] * len(self.names)  # the points of the score events, per seat
+        self._legal: tuple[int, int, list[Any]] = (-1, 0, [])
+        self.check_shared_events(state.setup_events, state)
+
+    # ------------------------------------------------------------ hooks
+
+    def before_move(self, move: Any) -> Any:
+        """What ``check_move`` needs to know of the position before ``move`` is played."""
+        return None
+
+    def check_move(self, move: Any, events: list[Event], before: Any) -> None:
+        """A family's checks of the move just played (``before``: ``before_move``'s)."""
+
+    def check_position(self) -> None:
+        """A family's invariants of the current position."""
+
+    def fingerprint(self, state: GameState) -> tuple[Any, ...]:
+        """Everything of ``state`` a move could change (a family lists its own)."""
+        return (state.hash, tuple(state.scores), state.moves_played, state.finished,
+                state.current_player,
+                tuple(tuple(sorted(state.supply_of(s).items())) for s in range(len(self.names))))
+
+    def order(self, moves: list[Any]) -> list[Any]:
+        """The legal moves of a position in the order they are drawn from."""
+        return moves
+
+    # ------------------------------------------------------------ moves
+
+    def saw(self, what: str) -> None:
+        self.seen[what] += 1
+
+    def legal(self) -> list[Any]:
+        """The legal moves of the position, in ``order`` (computed once per position)."""
+        state = self.state
+        key = (state.moves_played, state.hash)
+        if self._legal[:2] != key:
+            self._legal = (*key, self.order(list(state.legal_moves())))
+        return self._legal[2]
+
+    def play(self, move: Any) -> list[Event]:
+        """Play a legal ``move`` and check it; its events."""
+        state = self.state
+        played = state.moves_played
+        before = self.before_move(move)
+        if played % self.COPY_EVERY == 0:
+            events = self._play_on_a_copy_first(move)
+        else:
+            events = state.apply(move)
+        assert state.moves_played == played + 1, "a move counts once"
+        raw = self.family.encode_move(move)
+        assert self.family.decode_move(raw, f"/moves/{played}") == move, (
+            f"encode_move/decode_move: {move} -> {raw} -> another move")
+        self.played.append(move)
+        self.moves.append(raw)
+        self.hashes.append(state.state_hash)
+        self.check_shared_events(events, state)
+        self.check_move(move, events, before)
+        return events
+
+    def check_shared_events(self, events: list[Event], state: GameState,
+                     tally: list[int] | None = None) -> None:
+        """The events every game shares: ``score`` (added to ``tally``, default the game's)
+        and ``end``: one, last, when the game is over, with its scores and winners."""
+        tally = self.tally if tally is None else tally
+        ends = 0
+        for e in events:
+            if e.type == "score":
+                points, winners = e.to_json()["points"], e.to_json()["winners"]
+                assert type(points) is int and points >= 0, f"points are never negative: {e}"
+                assert winners == sorted(set(winners)), f"winners are seats, in order: {e}"
+                assert all(0 <= p < len(tally) for p in winners), e
+                for p in winners:
+                    tally[p] += points
+            elif e.type == "end":
+                ends += 1
+                data = e.to_json()
+                assert data["scores"] == state.scores, f"the end event's scores: {e}"
+                best = max(state.scores)
+                assert data["winners"] == [p for p, s in enumerate(state.scores) if s == best], (
+                    f"G11: every best score wins: {e}")
+                self.saw("game finished")
+                if len(data["winners"]) > 1:
+                    self.saw("shared victory")
+        assert ends == (1 if state.finished else 0), "one end event, when the game ends"
+        assert not ends or events[-1].type == "end", "the end event comes last"
+
+    def _play_on_a_copy_first(self, move: Any) -> list[Event]:
+        """``move`` on a copy, then on the state: the copy is independent, ``check`` changes
+        nothing, and both give the same events and the same position (determinism)."""
+        state = self.state
+        mark = self.fingerprint(state)
+        probe = state.copy()
+        assert probe.hash == state.hash and self.fingerprint(probe) == mark, "copy() differs"
+        probe.check(move)
+        assert self.fingerprint(probe) == mark, "check() changed the position"
+        mirrored = [e.to_json() for e in probe.apply(move)]
+        assert self.fingerprint(state) == mark, "a move played on a copy changed the original"
+        events = state.apply(move)
+        assert [e.to_json() for e in events] == mirrored, "the same move, other events"
+        assert self.fingerprint(probe) == self.fingerprint(state), (
+            "the same move on a copy led to another position")
+        self.saw("move played on a copy too")
+        return events
+
+    # ------------------------------------------------------------ positions
+
+    def check_state(self) -> None:
+        """The generic invariants of the position, with ``check_position``'s."""
+        state = self.state
+        assert state.state_hash == hashing.hexdigest(state.hash)
+        scratch = getattr(state, "hash_from_scratch", None)
+        if scratch is not None:
+            assert state.hash == scratch(), "L4: the incremental hash != the one from scratch"
+        self.check_scores(state)
+        assert state.scores == self.tally, (
+            f"scores {state.scores} differ from the sum of the score events {self.tally}")
+        seat = state.current_player
+        assert state.finished == (seat is None), "nobody is to move exactly when it is over"
+        assert seat is None or 0 <= seat < len(self.names)
+        self.check_position()
+        if self._legal[:2] == (state.moves_played, state.hash):  # check_position's
+            some = bool(self._legal[2])
+        else:
+            some = next(iter(state.legal_moves()), None) is not None
+        assert some != state.finished, (
+            "a finished game has no legal move, a game going on has one")
+
+    def check_scores(self, state: GameState) -> None:
+        assert len(state.scores) == len(self.names), "one score per seat"
+        assert all(type(s) is int and s >= 0 for s in state.scores), (
+            f"scores are never negative: {state.scores}")
+
+    def check_end_now(self) -> None:
+        """``end_now`` on a copy: that game is over, scored, and the original untouched."""
+        state = self.state
+        if state.finished:
+            return
+        mark = self.fingerprint(state)
+        probe = state.copy()
+        events = probe.end_now()
+        assert self.fingerprint(state) == mark, "end_now on a copy changed the original"
+        assert probe.finished and probe.current_player is None
+        assert next(iter(probe.legal_moves()), None) is None, "legal moves after end_now"
+        self.check_scores(probe)
+        tally = list(self.tally)
+        self.check_shared_events(events, probe, tally)
+        assert probe.scores == tally, "end_now: the scores are not the sum of the score events"
+        self.saw("ended early (end_now)")
+
+    def check_log(self) -> None:
+        """The game written as a log (``log_json``) verifies, with the same state hash after
+        every move and the same scores: legal_moves -> apply -> verify."""
+        state = self.state
+        report = verify(log_json(self.family, self.config, self.moves))
+        assert report.valid, report.line()
+        assert report.finished == state.finished
+        assert report.hashes == self.hashes, "verify gives other state hashes"
+        assert list(report.final_scores.values()) == state.scores
+
+
+# ---------------------------------------------------------------------------- the machine
+
+
+class GameMachine(RuleBasedStateMachine):
+    """Plays one game of ``FAMILY`` with the expansions ``MIX``; each step is one move (two
+    rules, so that Hypothesis's swarm testing, which disables some rules in a run, never stops
+    a game). The teardown plays the game to its end with a seeded policy, checks ``end_now``
+    where it was left, and the round trip through a log.
+
+    Hooks for a family's machine:
+
+    * ``CHECKER``: its ``Checker`` subclass; ``END_RULE``: the rule that refuses every move
+      after the end (None: any rule of the family);
+    * ``new_game(data)``: set a game up (draws with ``data``), default: players, seed and
+      options from the registry, by ``replay.generate.config_for``;
+    * ``pick_move(choose, roll)``: a legal move (default: ``choose`` among all of them); a
+      family's style of play lives here (``roll()`` is 0-99);
+    * ``illegal_move(data)``: (kind, move, expected rule) of an illegal move to try, or None;
+    * ``illegal_variants(move)``: illegal moves made from the legal ``move`` about to be
+      played, each tried and refused first;
+    * ``step_count()``: the steps of one run (enough for a whole game; default 100).
+    """
+
+    FAMILY: ClassVar[str] = "base"
+    MIX: ClassVar[tuple[str, ...]] = ()
+    CHECKER: ClassVar[type[Checker]] = Checker
+    END_RULE: ClassVar[str | None] = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.checker: Checker | None = None
+
+    # ------------------------------------------------------------ hooks
+
+    def new_game(self, data: st.DataObject) -> GameState:
+        """A new game, set up with ``data``'s draws."""
+        fam = family(self.FAMILY)
+        players = data.draw(st.integers(fam.min_players, fam.seat_limit(self.MIX)),
+                            label="players")
+        seed = data.draw(SEEDS, label="seed")
+        options = data.draw(options_for(self.FAMILY, self.MIX), label="options")
+        event(f"{label(self.FAMILY, self.MIX)}, {players} players")
+        return fam.new_state(config_for(self.FAMILY, players, seed, self.MIX, options))
+
+    def pick_move(self, choose: Choose, roll: Roll) -> Any:
+        """A legal move drawn by ``choose`` (Hypothesis, or the teardown's seeded stream)."""
+        assert self.checker is not None
+        return choose(self.checker.legal(), "move")
+
+    def illegal_move(self, data: st.DataObject) -> tuple[str, Any, Expected] | None:
+        """An illegal move to try before a legal one: (kind, move, expected rule)."""
+        return None
+
+    def illegal_variants(self, move: Any) -> Iterable[tuple[str, Any, Expected]]:
+        """Illegal moves made from the legal ``move`` about to be played."""
+        return ()
+
+    @classmethod
+    def step_count(cls) -> int:
+        """Steps in one run: enough for a whole game and a few steps after its end."""
+        return 100
+
+    # ------------------------------------------------------------ rules
+
+    @initialize(data=st.data())
+    def set_up(self, data: st.DataObject) -> None:
+        self.checker = self.CHECKER(self.new_game(data))
+        self.checker.check_state()
+
+    @rule(data=st.data())
+    def play(self, data: st.DataObject) -> None:
+        self.step(data, illegal_first=False)
+
+    @rule(data=st.data())
+    def try_illegal_then_play(self, data: st.DataObject) -> None:
+        self.step(data, illegal_first=True)
+
+    @invariant()
+    def state_invariants(self) -> None:
+        if self.checker is not None:
+            self.checker.check_state()
+
+    def teardown(self) -> None:
+        """Play the game to its end (Hypothesis may stop a run early) with a seeded policy,
+        still checking everything, so that every run reaches the end; then the log."""
+        checker = self.checker
+        if checker is None:
+            return
+        state = checker.state
+        if not state.finished:
+            checker.check_end_now()
+            choose, roll = seeded_choice(
+                SeededStream(hashing.hexdigest(state.hash), "fuzz-finish"))
+            while not state.finished:
+                checker.play(self.pick_move(choose, roll))
+                checker.check_state()
+            event("game finished by the teardown policy")
+        checker.check_log()
+        for what in sorted(checker.seen):
+            event(what)
+
+    # ------------------------------------------------------------ steps
+
+    def step(self, data: st.DataObject, illegal_first: bool) -> None:
+        checker = self.checker
+        assert checker is not None
+        if checker.state.finished:
+            self.after_end(data)
+            return
+        if illegal_first:
+            self.try_last_move_again()
+            wrong = self.illegal_move(data)
+            if wrong is not None:
+                self.expect_refused(*wrong)
+
+        def choose(options: list[Any], label: str) -> Any:
+            return data.draw(st.sampled_from(options), label=label)
+
+        def roll() -> int:
+            return data.draw(st.integers(0, 99), label="roll")
+
+        move = self.pick_move(choose, roll)
+        if illegal_first:
+            for wrong in self.illegal_variants(move):
+                self.expect_refused(*wrong)
+        checker.play(move)
+
+    def try_last_move_again(self) -> None:
+        """The move just played, again: when ``is_legal`` refuses it, ``apply`` refuses it
+        too, with a rule id, and changes nothing. (It draws nothing, so a family's draws,
+        and with them the examples of a derandomized run, stay as they were.)"""
+        checker = self.checker
+        assert checker is not None
+        if checker.played and not checker.state.is_legal(checker.played[-1]):
+            self.expect_refused("the last move again", checker.played[-1], None)
+
+    def after_end(self, data: st.DataObject) -> None:
+        """Once the game is over every move is refused (one of its own, say) and nothing
+        changes."""
+        assert self.checker is not None
+        move = data.draw(st.sampled_from(self.checker.played), label="a move of the game")
+        self.expect_refused("move after the end", move, self.END_RULE)
+
+    def expect_refused(self, kind: str, move: Any, expected: Expected) -> None:
+        """The illegal ``move`` raises ``IllegalMove`` naming an expected rule, with the move
+        number and the player, and nothing changes (``GameState.apply`` is atomic)."""
+        checker = self.checker
+        assert checker is not None
+        state = checker.state
+        mark = checker.fingerprint(state)
+        seat, played = state.current_player, state.moves_played
+        try:
+            state.apply(move)
+        except IllegalMove as exc:
+            assert checker.fingerprint(state) == mark, (
+                f"{kind}: the illegal move raised {exc.rule} ({exc.message}) but changed the "
+                "state; an illegal move must leave it untouched (GameState.apply)")
+            assert checker.rule_id.match(exc.rule), f"{exc.rule!r} is not a rule id ({kind})"
+            ok = expected is None or (exc.rule == expected if isinstance(expected, str)
+                                      else expected(exc.rule))
+            assert ok, f"{kind}: {move} raised {exc.rule}: {exc.message}"
+            assert exc.message and exc.rule in str(exc)
+            assert exc.move == played, f"{kind}: IllegalMove.move {exc.move}, not {played}"
+            if seat is not None:
+                assert exc.player == checker.names[seat], f"{kind}: player {exc.player}"
+            event(f"illegal move refused: {kind} ({exc.rule})")
+        else:
+            raise AssertionError(f"{kind}: the illegal move {move} was accepted")
+        assert not state.is_legal(move), f"{kind}: is_legal accepts {move}"
+
+
+# ---------------------------------------------------------------------------- test cases
+
+
+def machine_for(name: str, mix: tuple[str, ...] = (),
+                base: type[GameMachine] = GameMachine) -> type[GameMachine]:
+    """The machine (``base`` or a family's subclass of it) of one family and mix."""
+    suffix = re.sub(r"\W", "_", label(name, mix))
+    return type(f"{base.__name__}_{suffix}", (base,), {"FAMILY": name, "MIX": mix})
+
+
+def fuzz_case(machine: type[GameMachine],
+              profile: settings | None = None) -> type[unittest.TestCase]:
+    """The ``unittest.TestCase`` that runs ``machine`` under ``profile`` (default ``FUZZ``)
+    with its ``step_count``; a ``TestCase`` rather than a parametrized test, so that
+    ``--hypothesis-show-statistics`` reports the events of each machine."""
+    case: type[unittest.TestCase] = machine.TestCase
+    case.settings = settings(profile or FUZZ,  # type: ignore[attr-defined]
+                             stateful_step_count=machine.step_count())
+    return case
+
+
+# ---------------------------------------------------------------------------- fixed games
+
+
+def generated(config: GameConfig) -> tuple[GameState, list[Any]]:
+    """A new game of ``config`` and the moves the engine's generator plays in it (``python -m
+    replay generate``), read back from their log."""
+    _, raw = play_random(config)
+    record = parse(log_json(family(config.game), config, raw))
+    state: GameState = record.new_state()
+    return state, list(record.moves)
+
+
+def check_game(checker: Checker, moves: Iterable[Any]) -> Iterator[list[Event]]:
+    """Play ``moves`` through ``checker``, checking the position before the first and after
+    each; the events of each move."""
+    checker.check_state()
+    for move in moves:
+        events = checker.play(move)
+        checker.check_state()
+        yield events
+
+
+def play_out(checker: Checker, pick_move: Callable[[Choose, Roll], Any],
+             pick: SeededStream) -> Checker:
+    """Play the game to its end by ``pick_move`` on a seeded stream's choices (the policy of
+    a machine, for the fixed-seed tests), checking every move and position, then the log."""
+    choose, roll = seeded_choice(pick)
+    checker.check_state()
+    while not checker.state.finished:
+        checker.play(pick_move(choose, roll))
+        checker.check_state()
+    checker.check_log()
+    return checker
