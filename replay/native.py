@@ -199,7 +199,8 @@ def engine() -> str:
     """Which engine this process runs, in words (``python -m replay --version``)."""
     for finder in sys.meta_path:
         if isinstance(finder, _Finder):
-            n = len(finder.modules)
+            # (the manifest lists the library the modules share, ``<hash>__mypyc``, too)
+            n = sum(1 for name in finder.modules if not name.endswith("__mypyc"))
             return f"compiled (mypyc, {n} module{'' if n == 1 else 's'})"
     return f"pure Python ({why_pure or 'no compiled build'})"
 
