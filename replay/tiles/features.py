@@ -84,7 +84,7 @@ class Feature:
         self.cell: tuple[int, int] | None = None  # cloisters only
         self.counts: dict[str, int] = _NO_COUNTS  # symbol totals (fish, gold, deer, ...)
         # tokens an expansion lays on the feature, as (draw number, value), that stay with it
-        # when features join (Hills & Sheep: the sheep of a flock, HS3)
+        # when features join (the sheep of a shepherd's flock, say)
         self.tokens: list[tuple[int, int]] = _NO_TOKENS
 
     def add_figure(self, fig: Figure) -> None:
