@@ -27,7 +27,6 @@ from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from replay import cli
-from web.app import create_app
 
 from .hostile import hostile_documents, mutated_foreign, mutated_logs
 
@@ -42,6 +41,8 @@ DRILL = settings(derandomize=not HEAVY, database=None, deadline=None, print_blob
 WORK = Path(tempfile.mkdtemp(prefix="hostile-", dir="/dev/shm" if os.path.isdir("/dev/shm")
                              else None))
 atexit.register(shutil.rmtree, WORK, ignore_errors=True)
+# the ``app`` fixture (tests/conftest.py): one database for the drill, in WORK
+pytestmark = pytest.mark.app_config(DATABASE=str(WORK / "games.db"), RATE_LIMIT=None)
 
 
 def verify_cli(data: bytes) -> tuple[int, dict[str, Any]]:
@@ -99,11 +100,6 @@ def test_cli_survives_mutated_logs(batch: list[bytes]) -> None:
 def test_cli_survives_mutated_foreign_files(batch: list[bytes]) -> None:
     for data in batch:
         check_cli(data)
-
-
-@pytest.fixture(scope="module")
-def app() -> Flask:
-    return create_app({"DATABASE": str(WORK / "games.db"), "RATE_LIMIT": None})
 
 
 def check_http(client: FlaskClient, data: bytes, store: bool, look: bool) -> None:

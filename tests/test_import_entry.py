@@ -13,13 +13,13 @@ import pytest
 from flask import Flask
 
 from replay.core.record import read_game
-from web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 JCZ = ROOT / "fixtures" / "import" / "jcz-mit"
 SCORING = JCZ / "basic" / "scoring.jcz"
 ABBEY = JCZ / "hills_and_sheep" / "multi_city_merge_abbey.jcz"
 RULEBOOK = next((ROOT / "fixtures" / "rulebook").glob("*.json"))
+pytestmark = pytest.mark.app_config(RATE_LIMIT=None)  # the ``app`` of tests/conftest.py
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -72,11 +72,6 @@ def test_verify_and_render_read_a_save_directly(tmp_path: Path) -> None:
     assert run("render", str(SCORING), "-o", str(out)).returncode == 0
     assert out.read_text().startswith("<svg")
     assert read_game(SCORING).imported.format.startswith("JCloisterZone")
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return create_app({"DATABASE": str(tmp_path / "games.db"), "RATE_LIMIT": None})
 
 
 def test_an_uploaded_save_is_stored_with_its_original(app: Flask) -> None:

@@ -13,7 +13,6 @@ import pytest
 from flask import Flask
 
 from replay.audit.work import verify_task
-from web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -25,11 +24,6 @@ FILES = [
     FIXTURES / "import" / "jcz" / "base-54-end-turn.jcz",  # a JCloisterZone save
     FIXTURES / "import" / "bga" / "finished-2p.json",  # a Board Game Arena log
 ]
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return create_app({"DATABASE": str(tmp_path / "games.db")})
 
 
 def cli_report(path: Path) -> str:

@@ -8,6 +8,7 @@ import hashlib
 import io
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,16 +32,6 @@ from web.games import GAME_ID, summarise
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "invalid"
 XSS = "<script>alert(1)</script>"
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return create_app({"DATABASE": str(tmp_path / "games.db")})
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 @pytest.fixture(scope="module")
@@ -183,9 +174,8 @@ def test_post_schema_error_gives_its_json_path(client: FlaskClient,
         assert r.get_json()["error"]["path"] == expected["path"]
 
 
-def test_post_above_the_size_limit_is_413(tmp_path: Path, text2: str) -> None:
-    app = create_app({"DATABASE": str(tmp_path / "s.db"), "MAX_CONTENT_LENGTH": 2000})
-    client = app.test_client()
+@pytest.mark.app_config(MAX_CONTENT_LENGTH=2000)
+def test_post_above_the_size_limit_is_413(client: FlaskClient, text2: str) -> None:
     r = post_game(client, text2)
     assert r.status_code == 413
     assert r.is_json and r.get_json()["error"]["limit"] == 2000
@@ -305,9 +295,8 @@ def test_library_lists_and_filters(client: FlaskClient, text2: str,
     assert client.get("/games?verdict=bogus&page=-3&size=0").status_code == 200
 
 
-def test_library_pages(tmp_path: Path, log2: dict[str, Any]) -> None:
-    app = create_app({"DATABASE": str(tmp_path / "p.db"), "PAGE_SIZE": 2})
-    client = app.test_client()
+@pytest.mark.app_config(PAGE_SIZE=2)
+def test_library_pages(client: FlaskClient, log2: dict[str, Any]) -> None:
     for seed in range(3):
         stored_id(client, dumps(generate_log("base", 2, 100 + seed)))
     first = client.get("/games").get_data(as_text=True)
@@ -406,14 +395,13 @@ def test_viewer_explains_the_scoring_of_a_move(client: FlaskClient) -> None:
 
 
 def test_viewer_does_not_replay_every_position_from_the_start(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch) -> None:
     """A game is replayed once (its playback keeps a copy of the state every CHECKPOINT moves);
     a position starts from the nearest copy, so only positions before the first copy start
     from a new state."""
     log = generate_log("base", 4, 7)
-    path = str(tmp_path / "c.db")
-    game_id = stored_id(create_app({"DATABASE": path}).test_client(), dumps(log))
-    client = create_app({"DATABASE": path}).test_client()  # a fresh cache: nothing replayed
+    game_id = stored_id(make_app().test_client(), dumps(log))
+    client = make_app().test_client()  # the same database, a fresh cache: nothing replayed
     made: list[int] = []
     new_state = CarcassonneState.__init__
 
@@ -460,9 +448,7 @@ def test_html_errors_are_pages(client: FlaskClient) -> None:
     assert r.status_code == 405 and r.mimetype == "text/html"
 
 
-def test_unexpected_errors_show_no_stack_trace(tmp_path: Path) -> None:
-    app = create_app({"DATABASE": str(tmp_path / "e.db")})
-
+def test_unexpected_errors_show_no_stack_trace(app: Flask) -> None:
     def boom() -> str:
         raise RuntimeError("secret internals")
 

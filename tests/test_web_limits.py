@@ -6,22 +6,19 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
 from replay.generate import dumps, generate_log
 from web import db as store
-from web.app import create_app
 from web.games import check
 
 LOG = dumps(generate_log("base", 2, 9)).encode()
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return create_app({"DATABASE": str(tmp_path / "games.db"), "RATE_LIMIT": "3/60"})
+pytestmark = pytest.mark.app_config(RATE_LIMIT="3/60")  # the ``app`` of tests/conftest.py
 
 
 def test_uploads_over_the_rate_limit_get_429_with_retry_after(app: Flask) -> None:
@@ -39,8 +36,8 @@ def test_uploads_over_the_rate_limit_get_429_with_retry_after(app: Flask) -> Non
     assert other.status_code == 200  # the limit is per client
 
 
-def test_the_rate_limit_can_be_off(tmp_path: Path) -> None:
-    client = create_app({"DATABASE": str(tmp_path / "g.db"), "RATE_LIMIT": None}).test_client()
+@pytest.mark.app_config(RATE_LIMIT=None)
+def test_the_rate_limit_can_be_off(client: FlaskClient) -> None:
     assert {client.post("/api/verify", data=LOG).status_code for _ in range(80)} == {200}
 
 

@@ -8,7 +8,6 @@ import copy
 import html
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,16 +18,10 @@ from replay.core.record import parse
 from replay.games.manhattan import Build, Choose, Discard, ManhattanState
 from replay.games.manhattan.words import describe_move
 from replay.generate import dumps, generate_log
-from web.app import create_app
 from web.games import summarise
 
 XSS = "<script>alert(1)</script>"
 GAME = "manhattan"
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> FlaskClient:
-    return create_app({"DATABASE": str(tmp_path / "m.db")}).test_client()
 
 
 @pytest.fixture(scope="module")

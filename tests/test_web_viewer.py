@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from flask.testing import FlaskClient
 
 from replay import svg
 from replay.core.events import Score
@@ -13,7 +13,6 @@ from replay.core.playback import play_through
 from replay.core.record import parse
 from replay.generate import dumps, generate_log
 from web import viewer
-from web.app import create_app
 
 
 @pytest.mark.parametrize("args", [("base", 4, 3, ()),
@@ -44,8 +43,7 @@ def test_a_move_without_scores_is_drawn_as_it_was() -> None:
     assert viewer.linked_board(game.state, list(game.events[0]), plain) == plain
 
 
-def test_library_sorts(tmp_path: Path) -> None:
-    client = create_app({"DATABASE": str(tmp_path / "s.db")}).test_client()
+def test_library_sorts(client: FlaskClient) -> None:
     lengths = {}
     for seed, game in ((1, "base"), (2, "hunters-gatherers")):
         log = generate_log(game, 2, seed)

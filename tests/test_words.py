@@ -25,7 +25,6 @@ from replay.core.verify import verify
 from replay.generate import dumps, generate_log
 from replay.tiles.sets import builtin_tileset
 from replay.tiles.tileset import POSITIONS
-from web.app import create_app
 from web.games import summarise
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,11 +203,6 @@ def test_player_count_error_cites_the_familys_rule(capsys: pytest.CaptureFixture
 
 
 # --------------------------------------------------------------------------- upload page
-
-@pytest.fixture()
-def client(tmp_path: Path) -> FlaskClient:
-    return create_app({"DATABASE": str(tmp_path / "w.db")}).test_client()
-
 
 def test_empty_upload_asks_for_a_file_or_a_log(client: FlaskClient) -> None:
     page = client.post("/upload", data={"log": "  "}).get_data(as_text=True)
