@@ -121,13 +121,10 @@ def one_file_ms(runs: int = 15) -> float:
 
 
 def engine() -> str:
-    """Which engine ran: the compiled modules or pure Python."""
+    """Which engine ran: the compiled modules or pure Python, and why (as ``--version``)."""
     from replay import native
 
-    if native.active():
-        count = sum(not name.endswith("__mypyc") for name in native.compiled())  # no runtime
-        return f"compiled hot modules (mypyc, {count} modules, build/native)"
-    return "pure Python (no fresh compiled build, or REPLAY_PURE set)"
+    return native.engine()
 
 
 def main() -> int:
