@@ -13,7 +13,7 @@ from replay.core.family import GameConfig, Player
 from replay.core.values import FrozenError, immutable, replace, value_fields
 from replay.core.verify import Report
 from replay.games.carcassonne import Move
-from replay.games.carcassonne.hills_sheep import FlockChoice, SheepFields, sheep_of, with_sheep
+from replay.games.carcassonne.sheep_moves import FlockChoice, SheepFields, sheep_of, with_sheep
 from replay.games.hunters_gatherers import Move as HGMove
 from replay.games.manhattan import Build, Discard
 from replay.tiles.board import Placement
@@ -103,7 +103,7 @@ def test_a_record_holding_a_dict_compares_but_cannot_hash() -> None:
 # every module with value classes whose fields ``value_type`` reads from the class
 _MODULES = ("replay.tiles.moves", "replay.tiles.board", "replay.tiles.features",
             "replay.tiles.figures", "replay.games.carcassonne.state",
-            "replay.games.carcassonne.hills_sheep", "replay.games.hunters_gatherers.state",
+            "replay.games.carcassonne.sheep_moves", "replay.games.hunters_gatherers.state",
             "replay.games.manhattan.moves", "replay.games.manhattan.material",
             "replay.core.playback", "replay.core.family", "replay.core.verify")
 _FIELDS = """import importlib, json, sys

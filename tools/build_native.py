@@ -39,7 +39,8 @@ MODULES: tuple[str, ...] = (
     *(f"replay/tiles/{m}.py" for m in
       ("state", "board", "figures", "features", "moves", "scoring", "policy", "tileset")),
     *(f"replay/games/carcassonne/{m}.py" for m in
-      ("state", "rules", "scoring", "hills_sheep", "inns_cathedrals", "policy")),
+      ("state", "rules", "scoring", "hills_sheep", "sheep_moves", "inns_cathedrals",
+       "policy")),
     *(f"replay/games/hunters_gatherers/{m}.py" for m in ("state", "scoring")),
     *(f"replay/games/manhattan/{m}.py" for m in
       ("state", "deck", "scoring", "log", "policy", "moves", "hashes")),

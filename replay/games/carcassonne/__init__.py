@@ -15,9 +15,10 @@ from ...core.errors import ReplayError
 from ...core.family import Expansion, GameConfig, GameState, Option
 from ...tiles.family import TileFamily
 from ...tiles.moves import plain_fields, tile_fields
-from .hills_sheep import FlockChoice, HillsSheep, SheepFields
+from .hills_sheep import HillsSheep
 from .inns_cathedrals import InnsCathedrals
 from .rules import ExpansionRules
+from .sheep_moves import FlockChoice, SheepFields
 from .state import CarcassonneState, Move, read_plain_moves
 
 __all__ = ["Carcassonne", "CarcassonneState", "FlockChoice", "Move", "SheepFields",

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
 from ...core.errors import IllegalMove
 from ...core.family import Expansion, Option
-from ...core.json_input import plain_int, short_text
 from ...core.rng import SeededStream
-from ...core.values import value_type
 from ...tiles.features import Feature, Figure
 from ...tiles.scoring import FOLLOWERS, score_event
 from ...tiles.scoring import plural as _n
@@ -27,69 +25,26 @@ from ...tiles.state import FigureKind
 from ...tiles.tileset import SIDE_DELTA, location_name
 from .rules import ExpansionRules, Points
 from .sheep_events import HiddenTile, TokenDraw, Wolf
-from .state import Move
+from .sheep_moves import (
+    ACTIONS,
+    WOLF,
+    FlockChoice,
+    SheepFields,
+    decode_sheep,
+    encode_sheep,
+    sheep_of,
+    sheep_record,
+    sheep_surely_valid,
+    with_sheep,
+)
 
 if TYPE_CHECKING:
     from ...tiles.state import Placement
     from ...tiles.tileset import TileType
     from .state import CarcassonneState as Game
+    from .state import Move
 
-class FlockChoice:
-    """HS3: for the field holding this player's shepherd that the new tile extends (named by a
-    location of the new tile), draw a token ("expand") or score the flock ("herd")."""
-
-    location: str
-    action: str
-
-    def __init__(self, location: str, action: str) -> None:
-        self.location = location
-        self.action = action
-
-
-value_type(FlockChoice)
-
-
-class SheepFields:
-    """A move's Hills & Sheep fields, kept in its ``extras`` (``state.Move``): its flock
-    choices (HS3), the sheep tokens it draws (0 = wolf; required in table logs) and, in a
-    table log, the tile put under a hill (HS7) if known."""
-
-    flock: tuple[FlockChoice, ...]
-    tokens: tuple[int, ...]
-    hidden: str | None
-
-    def __init__(self, flock: tuple[FlockChoice, ...] = (), tokens: tuple[int, ...] = (),
-                 hidden: str | None = None) -> None:
-        self.flock = flock
-        self.tokens = tokens
-        self.hidden = hidden
-
-
-value_type(SheepFields)
-NO_SHEEP: Final = SheepFields()  # the fields of a move that has none
-
-
-def sheep_of(move: Move) -> SheepFields:
-    """The Hills & Sheep fields of ``move`` (``NO_SHEEP`` when it has none)."""
-    if move.extras:
-        found: SheepFields | None = move.extra(SheepFields)
-        if found is not None:
-            return found
-    return NO_SHEEP
-
-
-def with_sheep(move: Move, flock: tuple[FlockChoice, ...], tokens: tuple[int, ...]) -> Move:
-    """``move`` with ``flock`` and ``tokens`` as its flock choices and draws (its hidden tile
-    kept; a move without any field holds no record of them)."""
-    hidden = sheep_of(move).hidden
-    if not flock and not tokens and hidden is None:
-        return move.with_extra(SheepFields, None)
-    return move.with_extra(SheepFields, SheepFields(flock, tokens, hidden))
-
-
-WOLF = 0
 BAG = (0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4)
-ACTIONS = ("expand", "herd")
 
 
 def token_name(value: int) -> str:
@@ -290,47 +245,16 @@ class HillsSheep(ExpansionRules):
         return with_sheep(move, tuple(flock), sheep_of(move).tokens) if flock else move
 
     def decode(self, raw: Mapping[str, Any], path: str) -> SheepFields | None:
-        return self.record({
-            "flock": tuple(FlockChoice(c["at"], c["action"]) for c in raw.get("flock", ())),
-            "tokens": tuple(0 if t == "wolf" else t for t in raw.get("tokens", ())),
-            "hidden": raw.get("hidden"),
-        })
+        return decode_sheep(raw)
 
     def record(self, fields: Mapping[str, Any]) -> SheepFields | None:
-        flock, tokens = fields.get("flock", ()), fields.get("tokens", ())
-        hidden = fields.get("hidden")
-        if not flock and not tokens and hidden is None:
-            return None
-        return SheepFields(flock, tokens, hidden)
+        return sheep_record(fields)
 
     def encode(self, move: Move) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        sheep = sheep_of(move)
-        if sheep.flock:
-            out["flock"] = [{"at": c.location, "action": c.action} for c in sheep.flock]
-        if sheep.tokens:
-            out["tokens"] = ["wolf" if t == WOLF else t for t in sheep.tokens]
-        if sheep.hidden is not None:
-            out["hidden"] = sheep.hidden
-        return out
+        return encode_sheep(move)
 
     def surely_valid(self, m: Mapping[str, Any]) -> bool:
-        if "flock" in m:
-            flock = m["flock"]
-            if type(flock) is not list or len(flock) > 4:
-                return False
-            for c in flock:
-                if (type(c) is not dict or c.keys() != {"at", "action"}
-                        or short_text(c["at"]) is False
-                        or type(c["action"]) is not str or c["action"] not in ACTIONS):
-                    return False
-        if "tokens" in m:
-            tokens = m["tokens"]
-            if type(tokens) is not list or len(tokens) > 4:
-                return False
-            if not all(plain_int(t, 1, 4) or (type(t) is str and t == "wolf") for t in tokens):
-                return False
-        return not ("hidden" in m and not short_text(m["hidden"]))
+        return sheep_surely_valid(m)
 
 
 def _possible_draws(bag: Sequence[int], n: int) -> Iterator[tuple[int, ...]]:
