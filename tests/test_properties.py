@@ -5,7 +5,7 @@ fast move pre-check ``move_surely_valid`` never accepts a move the schema refuse
 of the registry takes part (Manhattan's moves are mutated by their own fields, in seeded and
 table logs).
 
-Settings come from the profiles of ``tests/test_fuzz.py`` (``CARCASSONNE_FUZZ=heavy`` for many
+Settings come from the profiles of ``replay.lab.machines`` (``CARCASSONNE_FUZZ=heavy`` for many
 more examples).
 """
 
@@ -34,16 +34,14 @@ from replay.core.verify import verify
 from replay.games.manhattan import ManhattanState
 from replay.games.manhattan.material import CITIES, COLOURS
 from replay.generate import dumps, generate_log
+from replay.lab.machines import FUZZ, HEAVY, SEEDS
 from replay.tiles.features import group_links, link
 from replay.tiles.moves import TileMove
 from replay.tiles.tileset import POSITIONS
 
 from .test_fuzz import (
     FAMILIES,
-    FUZZ,
-    HEAVY,
     RULE_ID,
-    SEEDS,
     Family,
     family_label,
     fingerprint,

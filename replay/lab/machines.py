@@ -129,8 +129,9 @@ def seeded_choice(pick: SeededStream) -> tuple[Choose, Roll]:
 
 
 class Checker:
-    """Checks one game move by move: ``play`` plays and checks a move, ``check_state`` the
-    position, ``check_log`` the round trip through a log, ``check_end_now`` an early end.
+    """Checks one game move by move: ``play`` plays and checks a move, ``refuse`` an illegal
+    one, ``check_state`` the position, ``check_log`` the round trip through a log,
+    ``check_end_now`` an early end.
     ``seen`` counts the interesting states the game reached (``saw``), for ``event()`` and the
     fixed-seed tests.
 
@@ -146,6 +147,7 @@ class Checker:
     """
 
     COPY_EVERY: ClassVar[int] = 24  # the moves played on a copy first: one in COPY_EVERY
+    IS_LEGAL_EVERY: ClassVar[int] = 1  # the refused moves is_legal is asked about too
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -158,6 +160,7 @@ class Checker:
         self.hashes: list[str] = []  # the state hash after each
         self.seen: Counter[str] = Counter()
         self.tally = [0] * len(self.names)  # the points of the score events, per seat
+        self.refused = 0  # illegal moves refused
         self._legal: tuple[int, int, list[Any]] = (-1, 0, [])
         self.check_shared_events(state.setup_events, state)
 
@@ -260,6 +263,37 @@ class Checker:
             "the same move on a copy led to another position")
         self.saw("move played on a copy too")
         return events
+
+    def refuse(self, move: Any, expected: Expected = None,
+               kind: str = "illegal move") -> IllegalMove:
+        """The illegal ``move`` raises ``IllegalMove`` naming an ``expected`` rule (None: any
+        rule of the family), with the move number and the player, and nothing changes
+        (``GameState.apply`` is atomic); ``is_legal`` refuses it too (one time in
+        ``IS_LEGAL_EVERY``: it may cost more than ``apply``). The exception."""
+        state = self.state
+        mark = self.fingerprint(state)
+        seat, played = state.current_player, state.moves_played
+        try:
+            state.apply(move)
+        except IllegalMove as exc:
+            assert self.fingerprint(state) == mark, (
+                f"{kind}: the illegal move raised {exc.rule} ({exc.message}) but changed the "
+                "state; an illegal move must leave it untouched (GameState.apply)")
+            assert self.rule_id.match(exc.rule), f"{exc.rule!r} is not a rule id ({kind})"
+            ok = expected is None or (exc.rule == expected if isinstance(expected, str)
+                                      else expected(exc.rule))
+            assert ok, f"{kind}: {move} raised {exc.rule}: {exc.message}"
+            assert exc.message and exc.rule in str(exc)
+            assert exc.move == played, f"{kind}: IllegalMove.move {exc.move}, not {played}"
+            if seat is not None:
+                assert exc.player == self.names[seat], f"{kind}: player {exc.player}"
+            refused = exc
+        else:
+            raise AssertionError(f"{kind}: the illegal move {move} was accepted")
+        if self.refused % self.IS_LEGAL_EVERY == 0:
+            assert not state.is_legal(move), f"{kind}: is_legal accepts {move}"
+        self.refused += 1
+        return refused
 
     # ------------------------------------------------------------ positions
 
@@ -461,31 +495,10 @@ class GameMachine(RuleBasedStateMachine):
         self.expect_refused("move after the end", move, self.END_RULE)
 
     def expect_refused(self, kind: str, move: Any, expected: Expected) -> None:
-        """The illegal ``move`` raises ``IllegalMove`` naming an expected rule, with the move
-        number and the player, and nothing changes (``GameState.apply`` is atomic)."""
-        checker = self.checker
-        assert checker is not None
-        state = checker.state
-        mark = checker.fingerprint(state)
-        seat, played = state.current_player, state.moves_played
-        try:
-            state.apply(move)
-        except IllegalMove as exc:
-            assert checker.fingerprint(state) == mark, (
-                f"{kind}: the illegal move raised {exc.rule} ({exc.message}) but changed the "
-                "state; an illegal move must leave it untouched (GameState.apply)")
-            assert checker.rule_id.match(exc.rule), f"{exc.rule!r} is not a rule id ({kind})"
-            ok = expected is None or (exc.rule == expected if isinstance(expected, str)
-                                      else expected(exc.rule))
-            assert ok, f"{kind}: {move} raised {exc.rule}: {exc.message}"
-            assert exc.message and exc.rule in str(exc)
-            assert exc.move == played, f"{kind}: IllegalMove.move {exc.move}, not {played}"
-            if seat is not None:
-                assert exc.player == checker.names[seat], f"{kind}: player {exc.player}"
-            event(f"illegal move refused: {kind} ({exc.rule})")
-        else:
-            raise AssertionError(f"{kind}: the illegal move {move} was accepted")
-        assert not state.is_legal(move), f"{kind}: is_legal accepts {move}"
+        """``Checker.refuse``, and the statistics of what was refused."""
+        assert self.checker is not None
+        exc = self.checker.refuse(move, expected, kind)
+        event(f"illegal move refused: {kind} ({exc.rule})")
 
 
 # ---------------------------------------------------------------------------- test cases
