@@ -323,3 +323,25 @@ def test_ingest_stores_a_corpus_once(corpus: dict[str, Any], tmp_path: Path) -> 
         assert {r.verdict for r in rows} == {"valid", "invalid"}
     finally:
         db.close()
+
+
+def sizing_batch(tasks: list[Task], max_bytes: int) -> list[Row]:
+    """``verify_batch``, each row saying how many games its task carried."""
+    return [{**row, "batch": len(tasks)} for row in verify_batch(tasks, max_bytes)]
+
+
+def test_tasks_are_sized_per_backend(corpus: dict[str, Any]) -> None:
+    from replay.audit.command import DASK_BATCH, LOCAL_BATCH, default_batch, rows
+
+    assert default_batch(None) == LOCAL_BATCH < DASK_BATCH == default_batch("local")
+    assert default_batch("tcp://scheduler:8786") == DASK_BATCH
+    src = [str(corpus["dir"])]
+    n = len(corpus["files"])
+    assert LOCAL_BATCH < n < DASK_BATCH  # the local pool splits this corpus, Dask does not
+    local = list(rows(src, JOBS, worker=sizing_batch))
+    assert max(r["batch"] for r in local) == LOCAL_BATCH
+    assert [r["batch"] for r in rows(src, JOBS, worker=sizing_batch, batch=5)][0] == 5
+    pytest.importorskip("dask.distributed")
+    remote = list(rows(src, JOBS, dask="local", worker=sizing_batch))
+    assert [r["batch"] for r in remote] == [n] * n  # one task: the whole corpus
+    assert [r["name"] for r in remote] == [r["name"] for r in local]

@@ -59,8 +59,9 @@ def add_parsers(sub: Any) -> None:
     a.add_argument("--shared-fs", action="store_true",
                    help="with --dask ADDRESS: the workers see these paths (send paths, not "
                         "bytes)")
-    a.add_argument("--batch", type=_jobs, default=16, metavar="N",
-                   help="games sent to a worker at a time (default 16; more on a cluster)")
+    a.add_argument("--batch", type=_jobs, default=None, metavar="N",
+                   help="games sent to a worker at a time (default 16 on the local pool, "
+                        "256 on Dask)")
     a.add_argument("--max-bytes", type=int, default=MAX_BYTES, help="largest log read "
                                                                     "(default 5 MB)")
     a.add_argument("-v", "--verbose", action="store_true",
