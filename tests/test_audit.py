@@ -345,3 +345,19 @@ def test_tasks_are_sized_per_backend(corpus: dict[str, Any]) -> None:
     remote = list(rows(src, JOBS, dask="local", worker=sizing_batch))
     assert [r["batch"] for r in remote] == [n] * n  # one task: the whole corpus
     assert [r["name"] for r in remote] == [r["name"] for r in local]
+
+
+def test_the_checkpoint_is_flushed_once_a_second_and_at_the_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "ck.jsonl"
+    row = {"index": 0, "name": "a.json", "verdict": "valid"}
+    ck = checkpoint.Checkpoint(path, ["a.json"])
+    ck.add(row)  # a second has not gone by: still in the buffer
+    assert len(path.read_bytes().splitlines()) == 1
+    monkeypatch.setattr(checkpoint, "FLUSH_SECONDS", 0.0)
+    ck.add({**row, "index": 1})
+    assert len(path.read_bytes().splitlines()) == 3
+    monkeypatch.setattr(checkpoint, "FLUSH_SECONDS", 3600.0)
+    ck.add({**row, "index": 2})
+    ck.close()
+    assert sorted(checkpoint.load(path, ["a.json"])) == [0, 1, 2]

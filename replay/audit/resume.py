@@ -2,8 +2,10 @@
 audit continues where it stopped (``--resume FILE``) and gives the same report.
 
 The first line says what the checkpoint is of (the sources, in order); each further line is
-a row, written in the order of the walk and flushed as it is written. A last line cut short
-by the interruption is ignored (its game is verified again). Resuming with other sources is
+a row, written in the order of the walk and flushed at least once a second (a flush a row cost
+the audit some 30 microseconds a game) and when the audit stops, Ctrl-C included. A last line
+cut short by the interruption is ignored (its game is verified again; so are the rows of the
+last second when the process was killed outright). Resuming with other sources is
 refused: the rows' indices would not mean the same games.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -18,6 +21,7 @@ from typing import IO, Any
 from .work import Row
 
 VERSION = 1
+FLUSH_SECONDS = 1.0  # rows are flushed to the file at least this often
 
 
 class CheckpointError(Exception):
@@ -69,15 +73,17 @@ class Checkpoint:
             _cut_partial_line(p)
         fresh = not p.exists() or p.stat().st_size == 0
         self.fh: IO[str] = p.open("a", encoding="utf-8")
+        self.flushed = time.monotonic()
         if fresh:
-            self._line(header(sources))
-
-    def _line(self, value: Any) -> None:
-        self.fh.write(json.dumps(value, ensure_ascii=False) + "\n")
-        self.fh.flush()
+            self.fh.write(json.dumps(header(sources), ensure_ascii=False) + "\n")
+            self.fh.flush()
 
     def add(self, row: Row) -> None:
-        self._line(row)
+        self.fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        now = time.monotonic()
+        if now - self.flushed >= FLUSH_SECONDS:
+            self.fh.flush()
+            self.flushed = now
 
     def close(self) -> None:
         self.fh.close()
