@@ -96,3 +96,16 @@ def test_no_function_is_worse_than_complexity_grade_d() -> None:
                 worse.append(f"{_where(path, block.lineno)} {block.name}: "
                              f"{cc_rank(block.complexity)} ({block.complexity})")
     assert not worse, worse
+
+
+def test_every_package_is_installed() -> None:
+    """pyproject lists every package of replay/ and web/: a wheel (or a non-editable install)
+    would otherwise ship without one, and only a clean install would show it."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+                 ["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts)
+             for top in ("replay", "web") for p in (ROOT / top).rglob("__init__.py")
+             if ".venv" not in p.parts}
+    assert found <= listed, sorted(found - listed)
