@@ -125,6 +125,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         from .audit.parsers import add_parsers
 
         add_parsers(sub)  # their code is imported when they run
+    if only in (None, "diff"):
+        from .lab.diff_command import add_parser as add_diff
+
+        add_diff(sub, _command)  # its machinery is imported when it runs
     for name, add in plugin_commands().items():
         if only in (None, name):
             add(sub, _command)

@@ -1,0 +1,203 @@
+"""``python -m replay diff`` put together: the sources walked as ``audit`` walks them, the
+games compared on the audit's workers (``audit.runner``: the local pool or Dask, the same
+batches, retries and order), the progress bar, the baseline report read, the report written.
+
+**The baseline report** is what ``audit --format json`` wrote (one ``verify --json`` object a
+line, then ``{"summary": ...}``). A game is matched to its line by name, the ``file`` of the
+line: the name ``audit`` gave the game (``games/a.json``, ``corpus.zip!inner/b.json``,
+``logs.jsonl#12``), so run ``diff`` on the same sources, named the same way, as the audit was
+(a name that differs only as a path, ``./games/a.json`` for ``games/a.json`` or relative for
+absolute, is matched too). The report's JSON Lines carry no digest of each game's bytes, so a
+game renamed is not found: it is reported as not comparable, and the report's games that no
+source matched are counted (``baseline_only``). The report is held in memory (about 1 KB a
+game).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import ExitStack
+from functools import partial
+from typing import IO, Any, cast
+
+from ..audit.command import Progress, backend, default_batch, shipped
+from ..audit.runner import Stats, run, tasks
+from ..audit.sources import DEFAULT_LIMITS, Limits, count, walk
+from ..audit.work import Task
+from .diff import INTERNAL, DiffSpec, DiffTask, Row, diff_batch
+from .diff_report import CsvWriter, DiffSummary, JsonWriter, TextWriter, Writer
+
+KEPT = ("file", "valid", "finished", "error", "move_hashes", "final_scores", "winners")
+
+
+class BaselineError(Exception):
+    """A baseline report that cannot be read (exit 2)."""
+
+
+def _key(name: str) -> str:
+    return os.path.normpath(os.path.abspath(name))
+
+
+class Baseline:
+    """The earlier engine's ``verify --json`` of each game, by name (see the module)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.games: dict[str, dict[str, Any]] = {}
+        self.by_path: dict[str, str] = {}
+        self.matched: set[str] = set()
+        try:
+            with open(path, encoding="utf-8") as fh:
+                for n, line in enumerate(fh, 1):
+                    self._line(n, line)
+        except OSError as exc:
+            raise BaselineError(f"cannot read the baseline report {path!r}: "
+                                f"{exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise BaselineError(f"{path}: not a text file (an 'audit --format json' report "
+                                "is JSON Lines)") from None
+        if not self.games:
+            raise BaselineError(f"{path}: no game in it; give the report 'python -m replay "
+                                "audit SRC... --format json --out REPORT' wrote")
+
+    def _line(self, n: int, line: str) -> None:
+        if not line.strip():
+            return
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            raise BaselineError(f"{self.path}, line {n}: not JSON (an 'audit --format json' "
+                                "report has one JSON object a line)") from None
+        if not isinstance(obj, dict) or "summary" in obj:
+            return
+        name = obj.get("file")
+        if not isinstance(name, str) or "valid" not in obj:
+            raise BaselineError(f"{self.path}, line {n}: not a game of an 'audit --format "
+                                "json' report (no \"file\" and \"valid\")")
+        if name not in self.games:
+            self.games[name] = {k: obj.get(k) for k in KEPT}
+            self.by_path.setdefault(_key(name), name)
+
+    def find(self, name: str) -> Mapping[str, Any] | None:
+        """The report of the game ``name`` (marked as matched), or None."""
+        found = name if name in self.games else self.by_path.get(_key(name))
+        if found is None:
+            return None
+        self.matched.add(found)
+        return self.games[found]
+
+    @property
+    def unmatched(self) -> int:
+        return len(self.games) - len(self.matched)
+
+
+def writer(fmt: str, out: IO[str], viewer: str | None = None, verbose: bool = False,
+           title: str = "Diff") -> Writer:
+    if fmt == "json":
+        return JsonWriter(out)
+    if fmt == "csv":
+        return CsvWriter(out)
+    if fmt == "html":
+        from .diff_html import HtmlWriter
+
+        return HtmlWriter(out, title, viewer)
+    return TextWriter(out, verbose)
+
+
+def _public(row: Row) -> Row:
+    """A row of the runner: a diff's, or the audit's row of a game whose worker died every
+    time (``runner.CRASH_MESSAGE``), made a diff's."""
+    if "status" in row:
+        return row
+    return {"index": row["index"], "source": row["name"], "sha256": None, "status": INTERNAL,
+            "message": row.get("message")}
+
+
+def rows(sources: Sequence[str], spec: DiffSpec, baseline: Baseline | None = None,
+         jobs: int | None = None, dask: str | None = None, shared_fs: bool | None = None,
+         limits: Limits = DEFAULT_LIMITS, progress: Any = None, batch: int | None = None,
+         stats: Stats | None = None) -> Iterator[Row]:
+    """The rows of a diff, in the order of the walk."""
+    jobs = jobs or os.cpu_count() or 1
+    work: Iterable[Task] = tasks(walk(sources, limits))
+    if dask is not None and dask != "local" and not shared_fs:
+        work = shipped(work, limits.max_bytes)
+    find = baseline.find if baseline is not None else (lambda name: None)
+    diff_tasks: Iterator[DiffTask] = ((*t, find(t[1])) for t in work)
+    worker = partial(diff_batch, spec)
+    # a diff's task is an audit's with one more field, which the runner passes along
+    stream = run(backend(jobs, dask, cast(Any, worker), limits.max_bytes),
+                 cast(Iterable[Task], diff_tasks), batch=batch or default_batch(dask),
+                 progress=progress, stats=stats)
+    try:
+        for row in stream:
+            yield _public(row)
+    finally:
+        getattr(stream, "close", lambda: None)()
+
+
+def describe(settings: Mapping[str, Any]) -> str:
+    """A rule set for people: ``small_city=4``, or the log's own rules."""
+    return " ".join(f"{k}={v}" for k, v in settings.items()) or "the log's own rules"
+
+
+def diff(sources: Sequence[str], out: IO[str], spec: DiffSpec, fmt: str = "text",
+         baseline: str | Baseline | None = None, jobs: int | None = None, dask: str | None = None,
+         shared_fs: bool | None = None, viewer: str | None = None, verbose: bool = False,
+         progress: bool | None = None, limits: Limits = DEFAULT_LIMITS,
+         batch: int | None = None, stats: Stats | None = None) -> DiffSummary:
+    """Compare every game of ``sources`` under ``spec`` (or against the ``baseline`` report),
+    writing the report in ``fmt`` to ``out``; the summary. Raises ``BaselineError``."""
+    show = sys.stderr.isatty() if progress is None else progress
+    base = Baseline(baseline) if isinstance(baseline, str) else baseline
+    if base is not None:
+        spec = DiffSpec(baseline=True)
+        summary = DiffSummary(f"the baseline report {base.path}", "this engine", True)
+    else:
+        summary = DiffSummary(describe(spec.a), describe(spec.b))
+    report = writer(fmt, out, viewer, verbose)
+    start = time.perf_counter()
+    with ExitStack() as stack:
+        bar = Progress(count(sources, limits) if show else None, show)
+        stack.callback(bar.close)
+        stream = rows(sources, spec, base, jobs, dask, shared_fs, limits, bar, batch, stats)
+        stack.callback(getattr(stream, "close", lambda: None))
+        for row in stream:
+            summary.add(row)
+            report.row(row)
+    if base is not None:
+        summary.baseline_only = base.unmatched
+    summary.seconds = time.perf_counter() - start
+    report.close(summary)
+    return summary
+
+
+def cmd_diff(args: Any) -> int:
+    """``diff``: the report, its summary on stderr unless it is the text on stdout; the exit
+    code is the worst of the games' (``diff_report.exit_code``)."""
+    spec = DiffSpec(dict(args.a or {}), dict(args.b or {}))
+    try:
+        base = Baseline(args.baseline) if args.baseline else None
+    except BaselineError as exc:
+        print(f"diff: {exc}", file=sys.stderr)
+        return 2
+    try:
+        out: IO[str] = (open(args.out, "w", encoding="utf-8", newline="")  # noqa: SIM115
+                        if args.out else sys.stdout)
+    except OSError as exc:
+        print(f"diff: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    try:
+        summary = diff(args.sources, out, spec, args.format, base, args.jobs, args.dask,
+                       args.shared_fs, args.viewer, args.verbose,
+                       limits=Limits(max_bytes=args.max_bytes), batch=args.batch)
+    finally:
+        if args.out:
+            out.close()
+    if args.format != "text" or args.out:
+        print("\n".join(summary.lines()), file=sys.stderr)
+    return summary.exit
