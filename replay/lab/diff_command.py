@@ -151,7 +151,7 @@ def add_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> Non
                             "log's own rules)")
     d.add_argument("--baseline", metavar="REPORT",
                    help="compare with the engine that wrote REPORT ('audit --format json' of "
-                        "the same sources) instead of two rule sets")
+                        "the same sources) instead of two rule sets (default: none)")
     d.add_argument("--format", choices=FORMATS, default="text",
                    help="text (a line per changed game, then the summary; default), json "
                         "(JSON Lines: an object per game, then the summary), csv, html (one "
@@ -165,12 +165,12 @@ def add_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> Non
                    "address, or 'local' for a LocalCluster; default: the local pool)")
     d.add_argument("--shared-fs", action="store_true",
                    help="with --dask ADDRESS: the workers see these paths (send paths, not "
-                        "bytes)")
+                        "bytes; default: off)")
     d.add_argument("--batch", type=_count, default=None, metavar="N",
                    help="games sent to a worker at a time (default 16 on the local pool, "
                         "256 on Dask)")
     d.add_argument("--max-bytes", type=int, default=MAX_BYTES, metavar="N",
                    help="largest log read, in bytes (default 5 MB)")
     d.add_argument("-v", "--verbose", action="store_true",
-                   help="text: a line for every game, unchanged ones too")
+                   help="text: a line for every game, unchanged ones too (default: off)")
     d.set_defaults(func=cmd_diff)
