@@ -102,6 +102,30 @@ def test_a_duplicate_key_is_refused_with_its_path() -> None:
         and err.path.endswith("/rotation")
 
 
+@pytest.mark.parametrize(("tail", "why"), [
+    ("[" * 100_000 + "]" * 100_000, "nested deeper than Python's parser goes"),
+    ("1" * 5_000, "an integer over Python's 4,300 digits"),
+    ('{"b": }', "a syntax error"),
+    ("NaN", "a constant"),
+])
+def test_a_duplicate_key_before_what_a_parse_cannot_read_is_still_a_refusal(
+        tail: str, why: str) -> None:
+    """The first parse stops at the duplicate; the second, which looks for its path, meets
+    what follows (issue 29): the key is refused all the same, without a path."""
+    err = refusal('{"format": 1, "meta": [{"a": 1, "a": 2}, ' + tail + "]}")
+    assert "'a' appears twice" in err.message, why
+    assert err.path == "", why
+
+
+def test_a_duplicate_key_in_a_foreign_file_is_refused_through_the_one_path() -> None:
+    """The same inputs reach the importers: ``verify`` says unreadable (exit 2), no crash."""
+    from replay.core.verify import verify
+
+    report = verify(b'{"x": {"a": 1, "a": 2}, "b": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    assert not report.readable and report.exit_code == 2
+    assert report.failure is not None and "appears twice" in report.failure.message
+
+
 @pytest.mark.parametrize(("value", "path", "words"), [
     ({"meta": {"a": "x" * (MAX_STRING + 1)}}, "/meta/a", "characters"),
     ({"meta": {"a": json.loads("[" * MAX_DEPTH + "]" * MAX_DEPTH)}}, "/meta/a/0/0/0/0/0/0",

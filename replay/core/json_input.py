@@ -52,13 +52,19 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class _DuplicateKey(Exception):
-    pass
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
-        raise _DuplicateKey
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
     return obj
 
 
@@ -140,8 +146,8 @@ def decode(data: bytes | str, max_bytes: int = MAX_BYTES, fast: bool = True) -> 
         return value
     try:
         value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant)
-    except _DuplicateKey:
-        key, path = _first_duplicate(text)
+    except _DuplicateKey as dup:
+        key, path = _first_duplicate(text) or (dup.key, "")
         raise LogFormatError(f"the key {key!r} appears twice in one object", path) from None
     except json.JSONDecodeError as exc:
         raise LogFormatError(f"invalid JSON at line {exc.lineno} column {exc.colno}: "
@@ -171,8 +177,14 @@ class _Pairs:
         self.pairs = pairs
 
 
-def _first_duplicate(text: str) -> tuple[str, str]:
-    tree = json.loads(text, object_pairs_hook=_Pairs)
+def _first_duplicate(text: str) -> tuple[str, str] | None:
+    """The first duplicate key of ``text`` in document order and its JSON path; None when
+    the text cannot be read through (the first parse stopped at the duplicate: what follows
+    may be nested too deeply, hold an integer too long or a syntax error)."""
+    try:
+        tree = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_reject_constant)
+    except (RecursionError, ValueError):  # JSONDecodeError is a ValueError
+        return None
     stack: list[tuple[Any, tuple[Any, ...]]] = [(tree, ())]
     while stack:
         node, parts = stack.pop()
@@ -189,7 +201,7 @@ def _first_duplicate(text: str) -> tuple[str, str]:
             items: list[Any] = node
             for i in range(len(items) - 1, -1, -1):
                 stack.append((items[i], (*parts, i)))
-    raise AssertionError("a duplicate key was reported but not found")
+    return None  # not reached: the first parse found one
 
 
 def check_strings(value: Any) -> None:
