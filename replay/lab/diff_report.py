@@ -245,7 +245,7 @@ def side_words(side: dict[str, Any] | None, other: dict[str, Any] | None) -> str
     if "events" not in side:
         if "hash" in side:
             return f"hash {side['hash']}" if side["hash"] else "not played"
-        return "refused before" if "refusal" in side else "-"
+        return "header accepted" if "refusal" in side else "-"
     theirs = (other or {}).get("events") or []
     mine = [e for e in side["events"] if e not in theirs] if other and "events" in other \
         else side["events"]
