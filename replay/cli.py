@@ -233,6 +233,12 @@ def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     args: Any = _plain_verify(words)
     if args is None:
+        from .core.family import FAMILY_GROUP, NO_FAMILIES
+        from .core.plugins import entry_points
+
+        if not entry_points(FAMILY_GROUP):
+            print(f"python -m replay: {NO_FAMILIES}", file=sys.stderr)
+            return EXIT_UNREADABLE
         from .cli_parser import build_parser  # argparse and its help: about 8 ms of a start
 
         parser = build_parser(words[0] if words and words[0] in COMMANDS else None)

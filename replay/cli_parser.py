@@ -4,14 +4,13 @@ examples (``cli_help``); ``cli.main`` builds it except for a plain ``verify FILE
 from __future__ import annotations
 
 import argparse
-import sys
 from functools import cache
 from typing import Any
 
 from .cli import cmd_generate, cmd_import, cmd_render, cmd_verify
 from .cli_help import EXAMPLES, NUMBERING, generate_examples, version
 from .core.family import Option, families
-from .core.plugins import PluginError, load_ref
+from .core.plugins import Group
 
 
 class VersionAction(argparse.Action):
@@ -31,7 +30,7 @@ class VersionAction(argparse.Action):
 
 
 def _expansions(text: str) -> tuple[str, ...]:
-    known = [x for f in families() for x in f.expansions]
+    known = list(dict.fromkeys(x for f in families() for x in f.expansions))
     items = tuple(x.strip() for x in text.split(",") if x.strip())
     for x in items:
         if x not in known:
@@ -142,16 +141,10 @@ def plugin_commands() -> dict[str, Any]:
     """The commands installed distributions add (entry point group ``COMMAND_GROUP``), by
     name: each a function ``add(sub, command)`` that adds its sub-command (``web.command``
     adds ``serve``). One that cannot be loaded is said once on stderr and left out."""
-    from importlib.metadata import entry_points
+    return _COMMANDS.loaded()
 
-    found: dict[str, Any] = {}
-    for ep in sorted(entry_points(group=COMMAND_GROUP), key=lambda e: e.name):
-        try:
-            found[ep.name] = load_ref(ep.value, object)
-        except PluginError as exc:
-            print(f"python -m replay: the command {ep.name!r} is left out: {exc}",
-                  file=sys.stderr)
-    return found
+
+_COMMANDS = Group(COMMAND_GROUP, object, "command")
 
 
 def _add_verify(sub: Any) -> None:
@@ -192,8 +185,8 @@ def _add_generate(sub: Any) -> None:
     g.add_argument("--out", metavar="DIR", help="write DIR/<game>-<players>p-<seed>.json for "
                    "each game (default: the one game to stdout)")
     g.add_argument("--expansions", type=_expansions, default=(), metavar="LIST",
-                   help="comma-separated expansions: " + ", ".join(
-                       f"{x} ({e.label})" for f in families() for x, e in f.expansions.items())
+                   help="comma-separated expansions: " + ", ".join(dict.fromkeys(
+                       f"{x} ({e.label})" for f in families() for x, e in f.expansions.items()))
                    + " (default: none)")
     for opt in all_options():
         g.add_argument(f"--{opt.key.replace('_', '-')}", dest=opt.key,

@@ -16,21 +16,23 @@ from pathlib import Path
 import pytest
 
 from replay import dumps, generate_log
-from replay.games import FAMILIES
+from replay.core.family import FAMILY_GROUP
+from replay.core.plugins import entry_points
 
-PACKAGES = {game: ref.partition(":")[0] for game, ref in FAMILIES.items()}
+PACKAGES = {game: ep.value.partition(":")[0] for game, ep in entry_points(FAMILY_GROUP).items()}
 
 ROOT = Path(__file__).resolve().parent.parent
 # never needed to verify a valid log v1: the web app, drawing, the generator, foreign
 # formats, the JSON Schema validator (the header check is the fast path), orjson (dearer to
 # import than it saves on one small file), the playback of the API's other names, the
 # command-line parser (a plain ``verify FILE`` is read by hand), OpenSSL's hashes
-# (``core.digests``) and ``dataclasses`` with the ``inspect`` it imports (``core.values``)
+# (``core.digests``), ``dataclasses`` with the ``inspect`` it imports (``core.values``) and
+# ``importlib.metadata`` with zipfile and email (``core.plugins`` reads the entry points)
 NOT_NEEDED = ("web", "replay.svg", "replay.tiles.drawing", "replay.tiles.art",
               "replay.generate", "replay.core.importing", "replay.games.carcassonne.importers",
               "replay.audit.command", "jsonschema",
               "orjson", "replay.cli_parser", "argparse", "hashlib", "_hashlib", "pathlib",
-              "pickle", "dataclasses", "inspect")
+              "pickle", "dataclasses", "inspect", "importlib.metadata", "zipfile", "email")
 # a game of each family: (game, players, expansions)
 GAMES = [("base", 2, ()), ("base", 6, ("inns-cathedrals", "hills-sheep")),
          ("hunters-gatherers", 3, ()), ("manhattan", 4, ())]

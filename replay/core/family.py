@@ -5,10 +5,12 @@ and its drawing; a **state** (``GameState``) is one position of one game of it, 
 move. The split follows OpenSpiel's Game/State; the registry follows python-chess's variants.
 The core (log envelope, replay loop, verifier, CLI, web app) talks only to these two classes.
 
-``replay.games.FAMILIES`` names each family by a reference ``"module:attribute"``
-(``replay.core.plugins``); ``family(name)`` imports only the one it is asked for,
-``families()`` all. A family names the importers of its foreign formats the same way
-(``Family.importer_refs``).
+Families register through the entry point group ``carcassonne_replay.families``
+(``FAMILY_GROUP``; the name is the log's ``game``, the value a reference ``module:attribute`` to
+the ``Family`` instance), the built-in ones in this project's ``pyproject.toml``, others in
+their own distributions (``replay.core.plugins``). ``family(name)`` imports only the one it is
+asked for, ``families()`` all. A family names the importers of its foreign formats by such
+references too (``Family.importer_refs``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from . import hashing
 from .errors import IllegalMove, LogFormatError
-from .plugins import PluginError, load_ref
+from .plugins import Group, load_ref
 from .values import value_type
 
 if TYPE_CHECKING:
@@ -406,41 +408,47 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-_LOADED: dict[str, Family] = {}
+FAMILY_GROUP = "carcassonne_replay.families"  # the entry point group of the game families
 
 
-def _refs() -> Mapping[str, str]:
-    """Each family's reference, by the log's ``game`` (``replay.games.FAMILIES``)."""
-    from .. import games
+def _registered_as(name: str, found: Any) -> str | None:
+    """Why a loaded family cannot stand for the log's ``game`` ``name`` (None: it can)."""
+    if found.name != name:
+        return f"it is the family {found.name!r}, registered as {name!r}"
+    return None
 
-    return games.FAMILIES
 
-
-def _load(name: str) -> Family | None:
-    """The family ``name``, its module imported on first use; None when there is none."""
-    found = _LOADED.get(name)
-    if found is None:
-        ref = _refs().get(name)
-        if ref is None:
-            return None
-        found = load_ref(ref, Family)
-        assert isinstance(found, Family)
-        if found.name != name:
-            raise PluginError(f"{ref!r} is the family {found.name!r}, listed as {name!r}")
-        _LOADED[name] = found
-    return found
+# every installed family (entry point group ``FAMILY_GROUP``), imported on first use
+REGISTRY = Group(FAMILY_GROUP, Family, "family", _registered_as)
 
 
 def families() -> tuple[Family, ...]:
-    """Every game family (all their modules imported), in the order of the registry."""
-    return tuple(f for f in map(_load, _refs()) if f is not None)
+    """Every installed game family (all their modules imported), sorted by name; a family
+    that cannot be loaded is said once on stderr and left out."""
+    return tuple(REGISTRY.loaded().values())
 
 
 def family(name: str, path: str = "/game") -> Family:
     """The family whose log ``game`` is ``name`` (only its module is imported);
-    ``LogFormatError`` at ``path`` otherwise."""
-    found = _LOADED.get(name) or _load(name)
+    ``LogFormatError`` at ``path`` when none is installed under that name."""
+    found: Family | None = REGISTRY.parts.get(name) or REGISTRY.get(name)
     if found is None:
-        raise LogFormatError(f"{name!r} is not a game this service knows (choose from "
-                             f"{', '.join(_refs())})", path)
+        raise LogFormatError(not_installed(name), path)
     return found
+
+
+def not_installed(name: str) -> str:
+    """What to say of a log whose ``game`` is ``name`` when no family of that name loads."""
+    why = REGISTRY.failures.get(name)
+    if why is not None:
+        return f"the family {name!r} is installed but cannot be loaded: {why}"
+    names = [f.name for f in families()]
+    if not names:
+        return f"no family {name!r} is installed (installed: none; {NO_FAMILIES})"
+    return f"no family {name!r} is installed (installed: {', '.join(names)})"
+
+
+# said when no family at all is registered: the project's own distribution, which declares
+# the built-in ones, is not installed (its sources run from a bare clone, say)
+NO_FAMILIES = ("no game family is registered, so this project is not installed: run ./run, "
+               "or pip install -e . in its directory")

@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from . import header_check
 from .errors import LogFormatError
-from .family import Family, GameConfig, Player, family
+from .family import Family, GameConfig, Player, family, not_installed
 from .json_input import (
     MAX_BYTES,
     MAX_MOVES,
@@ -137,8 +137,10 @@ def schema_check(data: Any, moves_checked: bool = False) -> None:
         raise LogFormatError(f"{len(moves)} moves; at most {MAX_MOVES} are read", "/moves")
     found = _family_of(data)
     errors: list[Any] = []
+    if found is None and type(data.get("game")) is str:  # no such family is installed
+        errors.append(_Plain(not_installed(data["game"]), ("game",)))
     if found is None or not header_check.surely_valid(data, found):
-        errors = list(islice(validator("log").iter_errors({**data, "moves": []}), MAX_ERRORS))
+        errors += islice(validator("log").iter_errors({**data, "moves": []}), MAX_ERRORS)
     surely_valid = found.move_surely_valid if found is not None else _never
     move_schema = found.move_schema if found is not None else "move"
     for i, move in enumerate(() if moves_checked else moves):
@@ -166,6 +168,15 @@ class _Located:
         self.absolute_path = (*parts, *error.absolute_path)
         self.context = [_Located(c, parts) for c in error.context or ()]
         self.message = error.message
+
+
+class _Plain:
+    """An error of ours among the schema's (the game no family plays), at ``parts``."""
+
+    def __init__(self, message: str, parts: tuple[Any, ...]) -> None:
+        self.absolute_path = parts
+        self.context: list[Any] = []
+        self.message = message
 
 
 def _raise_first(errors: list[Any]) -> None:

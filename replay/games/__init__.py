@@ -1,29 +1,7 @@
-"""The game families this service plays: ``FAMILIES`` names each, by the log's ``"game"``, as
-a reference ``"module:attribute"`` to its ``Family`` instance (``replay.core.plugins``),
-imported when ``replay.core.family`` is first asked for it.
+"""The game families built into this service, one package each: ``carcassonne`` (the log's
+``"game": "base"``), ``hunters_gatherers`` and ``manhattan``.
 
-A new family is a package here (``replay.games.<name>``) holding its ``Family`` instance, and a
-line in ``FAMILIES``. The core, the CLI and the web app find it through the registry; a
-one-file ``verify`` imports only its family.
+They register as any other distribution's family does, through the entry point group
+``carcassonne_replay.families`` of this project's ``pyproject.toml`` (``replay.core.family``
+reads it); a one-file ``verify`` imports only its log's family.
 """
-
-from __future__ import annotations
-
-import importlib
-from types import ModuleType
-
-# the log's "game" -> its family, in the order families() lists them
-FAMILIES: dict[str, str] = {
-    "base": "replay.games.carcassonne:CARCASSONNE",
-    "hunters-gatherers": "replay.games.hunters_gatherers:HUNTERS_GATHERERS",
-    "manhattan": "replay.games.manhattan:MANHATTAN",
-}
-
-__all__ = ["FAMILIES", "carcassonne", "hunters_gatherers", "manhattan"]
-
-
-def __getattr__(name: str) -> ModuleType:
-    """A family package as an attribute (``replay.games.manhattan``), imported on first use."""
-    if any(ref.startswith(f"{__name__}.{name}:") for ref in FAMILIES.values()):
-        return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
