@@ -47,15 +47,21 @@ class Carcassonne(TileFamily):
     tileset = "base-1e"
     expansion_order = tuple(RULES)
     figure_kinds = frozenset({"follower", "large-follower", "shepherd"})
-    importer_refs = ("replay.games.carcassonne.importers.jcz:JCZ",
-                     "replay.games.carcassonne.importers.bga:BGA")
+    importer_refs: ClassVar[tuple[str, ...]] = ("replay.games.carcassonne.importers.jcz:JCZ",
+                                                "replay.games.carcassonne.importers.bga:BGA")
     move_fields = TileFamily.move_fields | frozenset(
         k for r in RULES.values() for k in r.move_fields)
+    # Rule parameters: what a house-rule variant (a subclass under its own name, see
+    # docs/plugins.md) changes. Each is handed to the state once, by new_state, so that the
+    # rules read a plain attribute and a variant costs nothing.
+    # B8: the points a farm's majority scores for each complete city, by farm_scoring.
+    farm_points: ClassVar[Mapping[str, int]] = {"per-city": 4, "per-field": 3}
 
     def new_state(self, config: GameConfig) -> CarcassonneState:
         ordered = [RULES[x] for x in self.expansion_order if x in config.expansions]
         absent = [r for name, r in RULES.items() if name not in config.expansions]
-        return CarcassonneState(config, tuple(ordered), tuple(absent))
+        return CarcassonneState(config, tuple(ordered), tuple(absent), self,
+                                self.farm_points[config.options["farm_scoring"]])
 
     def decode_move(self, raw: Mapping[str, Any], path: str) -> Move:
         if BASIC_FIELDS.issuperset(raw):  # most moves: no expansion field

@@ -76,7 +76,8 @@ def final_scoring(game: Game) -> None:
 
 
 def farm_scoring(game: Game, feats: list[Feature]) -> None:
-    """B8: farmers score the complete cities their fields touch."""
+    """B8: farmers score the complete cities their fields touch, ``game.farm_points`` each
+    (the family's rule parameter ``Carcassonne.farm_points``: 4 per city, 3 per field)."""
     graph = game.graph
     fields = [f for f in feats if f.type == "field" and any(x.kind in FOLLOWERS for x in f.figures)]
     if not fields:
@@ -89,18 +90,20 @@ def farm_scoring(game: Game, feats: list[Feature]) -> None:
             if city.type == "city" and city.open == 0:
                 found[city.first] = city
         touched.append([found[k] for k in sorted(found)])
+    worth = game.farm_points
     if game.farm_scoring == "per-field":
         for fld, near in zip(fields, touched, strict=True):
             if not near:
                 continue
-            pts = 3 * len(near)
+            pts = worth * len(near)
             winners, strengths = majority(game, fld.figures)
             for p in winners:
                 game.add_score(p, pts)
             if game.sink.keeps:
                 game.sink.add(score_event(
                     "farm", "final", pts, winners, strengths,
-                    f"field: {_n(len(near), 'complete city', 'complete cities')} × 3 = {pts}",
+                    f"field: {_n(len(near), 'complete city', 'complete cities')} × {worth} "
+                    f"= {pts}",
                     "B8", game.cells_of(fld), fld.first))
         return
     by_city: dict[int, tuple[Feature, list[Feature]]] = {}
@@ -112,11 +115,11 @@ def farm_scoring(game: Game, feats: list[Feature]) -> None:
         figures = [fig for fld in flds for fig in fld.figures]
         winners, strengths = majority(game, figures)
         for p in winners:
-            game.add_score(p, 4)
+            game.add_score(p, worth)
         if game.sink.keeps:
             game.sink.add(score_event(
-                "farm", "final", 4, winners, strengths,
+                "farm", "final", worth, winners, strengths,
                 f"complete city of {_n(len(city.tiles), 'tile')}: "
                 f"{_n(len(flds), 'field')} with farmers "
-                f"{'touches' if len(flds) == 1 else 'touch'} it = 4", "B8",
+                f"{'touches' if len(flds) == 1 else 'touch'} it = {worth}", "B8",
                 game.cells_of(city), city.first))

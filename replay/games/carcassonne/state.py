@@ -79,19 +79,21 @@ def read_plain_moves(raws: list[Any], fields: frozenset[str],
 class CarcassonneState(TileState):
     """One game of Carcassonne in progress."""
 
-    FAMILY: ClassVar[Family]  # set by the family when it registers
+    FAMILY: ClassVar[Family]  # the built-in family (a state's own: ``family``)
     MOVE = Move
     TERRAIN = {"C": "city", "R": "road", "F": "field"}
     COMPLETION_ORDER = scoring.TYPE_ORDER
     CLOSING = frozenset({"road", "city"})
 
     def __init__(self, config: GameConfig, rules: tuple[ExpansionRules, ...],
-                 absent: tuple[ExpansionRules, ...]) -> None:
+                 absent: tuple[ExpansionRules, ...], family: Family, farm_points: int) -> None:
         self.rules = rules
         self.absent = absent
+        self._family = family  # the built-in family, or a variant derived from it
         self.options = config.options
         self.small_city: int = config.options["small_city"]  # B4a
         self.farm_scoring: str = config.options["farm_scoring"]  # B8
+        self.farm_points = farm_points  # B8: a farm's points per complete city
         self.parts: dict[str, Any] = {}  # each expansion's own state, by name
         # the hooks each expansion really has, so that the hot path calls no empty one
         self._point_rules = _having(rules, "completed_points", "final_points")
@@ -107,7 +109,7 @@ class CarcassonneState(TileState):
 
     @property
     def family(self) -> Family:
-        return self.FAMILY
+        return self._family
 
     def part(self, expansion: str) -> Any:
         """The per-game state of an expansion in play (e.g. the sheep bag)."""
