@@ -316,6 +316,21 @@ def _played_through(report: Mapping[str, Any]) -> bool:
         not isinstance(error, dict) or error.get("rule") == "L2")
 
 
+def _baseline_first(old: Mapping[str, Any], new: Mapping[str, Any], ha: list[str],
+                    hb: list[str]) -> int:
+    """The 0-based index of the first move where a changed game diverges (-1: the header):
+    the first whose state hash differs, or the move one side refuses, whichever comes first;
+    the last move when only a claim checked at the end, the final scores or winners differ."""
+    first = _first_hash_difference(ha, hb)
+    last = max(len(hb), 1) - 1
+    if _verdict(old) != _verdict(new):
+        moves = [m for m in (_verdict(old)[2], _verdict(new)[2]) if isinstance(m, int)]
+        header = not moves and "L2" not in (_verdict(old)[1], _verdict(new)[1])
+        at = min(moves) if moves else (-1 if header else last)
+        first = at if first is None else min(first, at)
+    return last if first is None else first
+
+
 def compare_baseline(old: Mapping[str, Any], data: Any, name: str, max_bytes: int) -> Row:
     """The row of a game verified today against ``old``, the earlier ``verify --json`` of it
     (without index and name)."""
@@ -327,17 +342,10 @@ def compare_baseline(old: Mapping[str, Any], data: Any, name: str, max_bytes: in
     if unreadable:
         return {"status": UNREADABLE, "game": now.game, "message": now.line()}
     ha, hb = hashes_of(old), now.hashes
-    legal_differs = _verdict(old) != _verdict(new)
-    changed = (legal_differs or ha != hb or old.get("final_scores") != new["final_scores"]
+    changed = (_verdict(old) != _verdict(new) or ha != hb
+               or old.get("final_scores") != new["final_scores"]
                or old.get("winners") != new["winners"])
-    first = _first_hash_difference(ha, hb)
-    if legal_differs:
-        moves = [m for m in (_verdict(old)[2], _verdict(new)[2]) if isinstance(m, int)]
-        header = not moves and "L2" not in (_verdict(old)[1], _verdict(new)[1])
-        at = min(moves) if moves else (-1 if header else max(len(hb), 1) - 1)
-        first = at if first is None else min(first, at)
-    if changed and first is None:
-        first = max(len(hb), 1) - 1  # the end: only the final scores or winners differ
+    first = _baseline_first(old, new, ha, hb) if changed else None
     ends = {"a": {"final_scores": old.get("final_scores") or {},
                   "winners": old.get("winners") or [], "finished": bool(old.get("finished")),
                   "refusal": _baseline_refusal(old), "points_by_kind": None,
@@ -345,9 +353,9 @@ def compare_baseline(old: Mapping[str, Any], data: Any, name: str, max_bytes: in
             "b": {"final_scores": new["final_scores"], "winners": new["winners"],
                   "finished": bool(new["finished"]), "refusal": _baseline_refusal(new),
                   "points_by_kind": None, "replayed": _played_through(new)}}
-    there = _baseline_there(now, first, ha, ends) if changed and first is not None else None
+    there = _baseline_there(now, first, ha, ends) if first is not None else None
     return {"status": COMPARED, "game": now.game, "changed": changed,
-            "first_divergence": None if not changed or first is None else first + 1,
+            "first_divergence": None if first is None else first + 1,
             "divergence": there, "moves": now.moves,
             **_side("a", ends["a"]), **_side("b", ends["b"])}
 

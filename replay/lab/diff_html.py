@@ -48,8 +48,9 @@ def shift_chart(means: list[tuple[str, Mean]], title: str) -> str:
         left, right = sorted((x(0), x(mean)))
         colour = "#2563eb" if mean >= 0 else "#b42318"
         ci = j["ci95"]
-        tip = f"{label}: {mean:+.3f}" + (f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "") \
+        said = f"{mean:+.3f}" + (f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "") \
             + f", {j['n']} games"
+        tip = f"{label}: {said}"
         parts.append(f'<text x="{label_w}" y="{y + 15}" text-anchor="end">{_e(label)}</text>'
                      f'<rect x="{left:.1f}" y="{y + 3}" width="{max(right - left, 1):.1f}" '
                      f'height="{row_h - 10}" fill="{colour}"><title>{_e(tip)}</title></rect>')
@@ -58,8 +59,7 @@ def shift_chart(means: list[tuple[str, Mean]], title: str) -> str:
             yc = y + row_h / 2 - 2
             parts.append(f'<path d="M{lo:.1f} {yc - 5}v10M{lo:.1f} {yc}H{hi:.1f}M{hi:.1f} '
                          f'{yc - 5}v10" stroke="#111" fill="none"/>')
-        parts.append(f'<text x="{mid + half + 14}" y="{y + 15}">{_e(tip.split(": ", 1)[1])}'
-                     "</text>")
+        parts.append(f'<text x="{mid + half + 14}" y="{y + 15}">{_e(said)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
