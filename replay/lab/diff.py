@@ -340,7 +340,9 @@ def compare_baseline(old: Mapping[str, Any], data: Any, name: str, max_bytes: in
         return {"status": INTERNAL, "message": now.failure.message if now.failure else ""}
     unreadable = not now.readable and old.get("valid") is False and _verdict(old)[1] == "L1"
     if unreadable:
-        return {"status": UNREADABLE, "game": now.game, "message": now.line()}
+        f = now.failure
+        return {"status": UNREADABLE, "game": now.game,
+                "message": _said({"path": f.path, "message": f.message}) if f else ""}
     ha, hb = hashes_of(old), now.hashes
     changed = (_verdict(old) != _verdict(new) or ha != hb
                or old.get("final_scores") != new["final_scores"]
