@@ -281,11 +281,18 @@ def test_a_game_made_illegal_under_one_side(corpus: dict[str, Any], tmp_path: Pa
     (["--baseline", "missing.jsonl"], "cannot read the baseline report"),
     (["--baseline", "junk.json"], "line 1: not JSON"),
     (["--jobs", "0", "--b", "small_city=4"], "0 is not from 1 to 1024"),
+    (["--baseline", "{misshapen}"], 'line 1: "final_scores" is not an object of whole numbers'),
+    (["--baseline", "{empty}"], "no game in it"),
 ])
-def test_bad_arguments_exit_2(args: list[str], said: str, small: Path,
+def test_bad_arguments_exit_2(args: list[str], said: str, small: Path, tmp_path: Path,
                               monkeypatch: pytest.MonkeyPatch,
                               capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(small)
+    (tmp_path / "misshapen.jsonl").write_text('{"file": "a.json", "valid": true, '
+                                              '"final_scores": [1]}\n', encoding="utf-8")
+    (tmp_path / "empty.jsonl").write_text('{"summary": {}}\n', encoding="utf-8")
+    args = [a.format(misshapen=tmp_path / "misshapen.jsonl", empty=tmp_path / "empty.jsonl")
+            for a in args]
     try:
         code = main(["diff", ".", *args])
     except SystemExit as exc:  # argparse's own refusals

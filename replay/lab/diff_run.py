@@ -42,6 +42,23 @@ def _key(name: str) -> str:
     return os.path.normpath(os.path.abspath(name))
 
 
+def _misshapen(obj: Mapping[str, Any]) -> str | None:
+    """What is wrong with a game's line of a baseline report, or None."""
+    scores = obj.get("final_scores") or {}
+    if obj.get("valid") not in (True, False, None):
+        return "\"valid\" is not true, false or null"
+    if not isinstance(scores, dict) or not all(type(v) is int for v in scores.values()):
+        return "\"final_scores\" is not an object of whole numbers"
+    winners = obj.get("winners") or []
+    if not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
+        return "\"winners\" is not a list of names"
+    if not isinstance(obj.get("move_hashes") or "", str):
+        return "\"move_hashes\" is not a string"
+    if not isinstance(obj.get("error") or {}, dict):
+        return "\"error\" is not an object"
+    return None
+
+
 class Baseline:
     """The earlier engine's ``verify --json`` of each game, by name (see the module)."""
 
@@ -78,6 +95,10 @@ class Baseline:
         if not isinstance(name, str) or "valid" not in obj:
             raise BaselineError(f"{self.path}, line {n}: not a game of an 'audit --format "
                                 "json' report (no \"file\" and \"valid\")")
+        wrong = _misshapen(obj)
+        if wrong:
+            raise BaselineError(f"{self.path}, line {n}: {wrong} (not the 'verify --json' of "
+                                "a game)")
         if name not in self.games:
             self.games[name] = {k: obj.get(k) for k in KEPT}
             self.by_path.setdefault(_key(name), name)
