@@ -255,6 +255,10 @@ class Family(ABC):
     # the importers of foreign saved games that become logs of this family, as references
     # "module:attribute" to ``replay.core.importing.Importer`` instances
     importer_refs: ClassVar[tuple[str, ...]] = ()
+    # the machine that fuzzes this family with its own invariants (``python -m replay fuzz``):
+    # a reference "module:Class" to a ``replay.lab.machines.GameMachine`` subclass, imported
+    # only for fuzzing; None: the generic machine (the invariants every family owes)
+    fuzz_machine: ClassVar[str | None] = None
 
     def importers(self) -> tuple[Importer, ...]:
         """The importers of this family's foreign formats (imported on first use)."""

@@ -3,8 +3,8 @@ the helpers the machines draw with, and ``Checker``, which plays a move or refus
 one and checks what the family interface (``replay.core.family``) promises. The machines that
 drive it are in ``replay.lab.machines`` (its docstring lists every check).
 
-This module needs ``hypothesis``, a development dependency: nothing else in ``replay`` imports
-it.
+This module needs ``hypothesis`` (imported only by ``replay.lab`` and the families' fuzz
+modules, never by a verification).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 from hypothesis import HealthCheck, Phase, settings
@@ -62,12 +62,14 @@ def label(name: str, mix: Iterable[str] = ()) -> str:
     return "+".join((name, *mix))
 
 
-def options_for(name: str, mix: Iterable[str] = ()) -> st.SearchStrategy[dict[str, Any]]:
-    """Every rule option of the family that the expansions in play use, from the registry."""
-    mix = tuple(mix)
+def options_for(name: str, mix: Iterable[str] = (),
+                pinned: Mapping[str, Any] | None = None) -> st.SearchStrategy[dict[str, Any]]:
+    """Every rule option of the family that the expansions in play use, from the registry;
+    those in ``pinned`` (``fuzz --option``) keep their given value."""
+    mix, pinned = tuple(mix), pinned or {}
     return st.fixed_dictionaries({
-        o.key: st.sampled_from(o.choices) for o in family(name).options
-        if o.expansion is None or o.expansion in mix})
+        o.key: st.just(pinned[o.key]) if o.key in pinned else st.sampled_from(o.choices)
+        for o in family(name).options if o.expansion is None or o.expansion in mix})
 
 
 def rule_ids(fam: Family) -> re.Pattern[str]:
@@ -121,6 +123,7 @@ class Checker:
         self.seen: Counter[str] = Counter()
         self.tally = [0] * len(self.names)  # the points of the score events, per seat
         self.refused = 0  # illegal moves refused
+        self.trying: tuple[str, Any] | None = None  # the move being played or refused, and how
         self._legal: tuple[int, int, list[Any]] = (-1, 0, [])
         self.check_shared_events(state.setup_events, state)
 
@@ -163,6 +166,7 @@ class Checker:
         """Play a legal ``move`` and check it; its events."""
         state = self.state
         played = state.moves_played
+        self.trying = ("played", move)
         before = self.before_move(move)
         if played % self.COPY_EVERY == 0:
             events = self._play_on_a_copy_first(move)
@@ -174,6 +178,7 @@ class Checker:
             f"encode_move/decode_move: {move} -> {raw} -> another move")
         self.played.append(move)
         self.moves.append(raw)
+        self.trying = None  # played: a failure from here on is after it
         self.hashes.append(state.state_hash)
         self.check_shared_events(events, state)
         self.check_move(move, events, before)
@@ -231,6 +236,7 @@ class Checker:
         (``GameState.apply`` is atomic); ``is_legal`` refuses it too (one time in
         ``IS_LEGAL_EVERY``: it may cost more than ``apply``). The exception."""
         state = self.state
+        self.trying = (kind, move)
         mark = self.fingerprint(state)
         seat, played = state.current_player, state.moves_played
         try:
@@ -253,6 +259,7 @@ class Checker:
         if self.refused % self.IS_LEGAL_EVERY == 0:
             assert not state.is_legal(move), f"{kind}: is_legal accepts {move}"
         self.refused += 1
+        self.trying = None
         return refused
 
     # ------------------------------------------------------------ positions

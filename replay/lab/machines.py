@@ -40,15 +40,21 @@ Profiles: ``fuzz-ci`` (the default: bounded and derandomized, the same examples 
 ``FUZZ`` is the one in force. Statistics: the machines record what their games reached with
 ``hypothesis.event`` (``--hypothesis-show-statistics``).
 
-This module needs ``hypothesis``, a development dependency: nothing else in ``replay`` imports
-it.
+A family names its machine (its own invariants) with ``Family.fuzz_machine``, a reference
+``"module:Class"`` to a ``GameMachine`` subclass; ``family_machine`` loads it (the generic
+``GameMachine`` when it is None). ``python -m replay fuzz`` (``replay.lab.fuzz_command``) and
+the test suite's fuzz tests run the same machines.
+
+This module needs ``hypothesis`` (imported only by ``replay.lab`` and the families' fuzz
+modules, never by a verification).
 """
 
 from __future__ import annotations
 
 import re
 import unittest
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from hypothesis import event, settings
@@ -57,7 +63,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from ..core import hashing
 from ..core.events import Event
-from ..core.family import GameConfig, GameState, family
+from ..core.family import Family, GameConfig, GameState, family
+from ..core.plugins import PluginError, load_ref
 from ..core.record import log_json, parse
 from ..core.rng import SeededStream
 from ..generate import config_for, play_random
@@ -78,8 +85,8 @@ from .checker import (
 
 __all__ = [
     "FUZZ", "HEAVY", "SEEDS", "Checker", "Choose", "Expected", "GameMachine", "Roll",
-    "check_game", "fuzz_case", "games", "generated", "label", "machine_for", "options_for",
-    "play_out", "rule_ids", "seeded_choice",
+    "check_game", "family_machine", "fuzz_case", "games", "generated", "label", "machine_for",
+    "options_for", "play_out", "rule_ids", "seeded_choice",
 ]
 
 
@@ -104,28 +111,57 @@ class GameMachine(RuleBasedStateMachine):
     * ``illegal_variants(move)``: illegal moves made from the legal ``move`` about to be
       played, each tried and refused first;
     * ``step_count()``: the steps of one run (enough for a whole game; default 100).
+
+    ``PLAYERS`` and ``OPTIONS`` (set by ``machine_for``: ``fuzz --players``, ``--option``) pin
+    what ``new_game`` would draw: ``players(data, low, high)`` and ``options(data)`` honour
+    them, and a family's ``new_game`` that draws its own set-up should too. ``failed`` is the
+    exception a step raised (the teardown then plays nothing more, so the game stays as it
+    was when the check failed).
     """
 
     FAMILY: ClassVar[str] = ""  # set by machine_for (or a family's subclass)
     MIX: ClassVar[tuple[str, ...]] = ()
     CHECKER: ClassVar[type[Checker]] = Checker
     END_RULE: ClassVar[str | None] = None
+    PLAYERS: ClassVar[int | None] = None  # pinned: the number of players of every game
+    OPTIONS: ClassVar[Mapping[str, Any]] = {}  # pinned: option values of every game
 
     def __init__(self) -> None:
         super().__init__()
         self.checker: Checker | None = None
+        self.started: GameState | None = None  # the game set up (before its checker)
+        self.failed: BaseException | None = None
+
+    @contextmanager
+    def guard(self) -> Iterator[None]:
+        """Remember the exception a step raises (``failed``) and let it go on."""
+        try:
+            yield
+        except BaseException as exc:
+            self.failed = self.failed or exc
+            raise
 
     # ------------------------------------------------------------ hooks
 
     def new_game(self, data: st.DataObject) -> GameState:
         """A new game, set up with ``data``'s draws."""
         fam = family(self.FAMILY)
-        players = data.draw(st.integers(fam.min_players, fam.seat_limit(self.MIX)),
-                            label="players")
+        players = self.players(data, fam.min_players, fam.seat_limit(self.MIX))
         seed = data.draw(SEEDS, label="seed")
-        options = data.draw(options_for(self.FAMILY, self.MIX), label="options")
+        options = self.options(data)
         event(f"{label(self.FAMILY, self.MIX)}, {players} players")
         return fam.new_state(config_for(self.FAMILY, players, seed, self.MIX, options))
+
+    def players(self, data: st.DataObject, low: int, high: int) -> int:
+        """The number of players: ``PLAYERS`` when pinned, else drawn from low to high."""
+        pinned = self.PLAYERS
+        return data.draw(st.integers(low, high) if pinned is None else st.just(pinned),
+                         label="players")
+
+    def options(self, data: st.DataObject) -> dict[str, Any]:
+        """The values of the registry's options of the expansions in play, ``OPTIONS``
+        pinned, the others drawn."""
+        return data.draw(options_for(self.FAMILY, self.MIX, self.OPTIONS), label="options")
 
     def pick_move(self, choose: Choose, roll: Roll) -> Any:
         """A legal move drawn by ``choose`` (Hypothesis, or the teardown's seeded stream)."""
@@ -149,28 +185,42 @@ class GameMachine(RuleBasedStateMachine):
 
     @initialize(data=st.data())
     def set_up(self, data: st.DataObject) -> None:
-        self.checker = self.CHECKER(self.new_game(data))
-        self.checker.check_state()
+        with self.guard():
+            self.started = self.new_game(data)
+            self.checker = self.CHECKER(self.started)
+            self.checker.check_state()
 
     @rule(data=st.data())
     def play(self, data: st.DataObject) -> None:
-        self.step(data, illegal_first=False)
+        with self.guard():
+            self.step(data, illegal_first=False)
 
     @rule(data=st.data())
-    def try_illegal_then_play(self, data: st.DataObject) -> None:
-        self.step(data, illegal_first=True)
+    def illegal_then_play(self, data: st.DataObject) -> None:
+        # named to sort before ``play``: Hypothesis's first game, and the games it shrinks
+        # to, take the first rule, so a refusal that breaks shows in a game of a few moves
+        with self.guard():
+            self.step(data, illegal_first=True)
 
     @invariant()
     def state_invariants(self) -> None:
-        if self.checker is not None:
-            self.checker.check_state()
+        if self.checker is not None and self.failed is None:
+            with self.guard():
+                self.checker.check_state()
 
     def teardown(self) -> None:
         """Play the game to its end (Hypothesis may stop a run early) with a seeded policy,
-        still checking everything, so that every run reaches the end; then the log."""
-        checker = self.checker
-        if checker is None:
+        still checking everything, so that every run reaches the end; then the log. After a
+        failed step, nothing: the game stays where the check failed."""
+        if self.checker is None or self.failed is not None:
             return
+        with self.guard():
+            self.finish()
+
+    def finish(self) -> None:
+        """The teardown's work (see ``teardown``)."""
+        checker = self.checker
+        assert checker is not None
         state = checker.state
         if not state.finished:
             checker.check_end_now()
@@ -236,11 +286,28 @@ class GameMachine(RuleBasedStateMachine):
 # ---------------------------------------------------------------------------- test cases
 
 
-def machine_for(name: str, mix: tuple[str, ...] = (),
-                base: type[GameMachine] = GameMachine) -> type[GameMachine]:
-    """The machine (``base`` or a family's subclass of it) of one family and mix."""
+def family_machine(fam: Family) -> type[GameMachine]:
+    """The machine a family names (``Family.fuzz_machine``, a reference "module:Class" to a
+    ``GameMachine`` subclass), or the generic ``GameMachine``; ``PluginError`` when the
+    reference names no such class."""
+    ref = fam.fuzz_machine
+    if ref is None:
+        return GameMachine
+    found: type = load_ref(ref, type)
+    if not issubclass(found, GameMachine):
+        raise PluginError(f"{ref!r} (the fuzz machine of {fam.name}) is not a GameMachine")
+    return found
+
+
+def machine_for(name: str, mix: tuple[str, ...] = (), base: type[GameMachine] | None = None,
+                players: int | None = None,
+                options: Mapping[str, Any] | None = None) -> type[GameMachine]:
+    """The machine (``base``, default the family's own: ``family_machine``) of one family and
+    mix, with ``players`` and ``options`` pinned when given."""
+    base = family_machine(family(name)) if base is None else base
     suffix = re.sub(r"\W", "_", label(name, mix))
-    return type(f"{base.__name__}_{suffix}", (base,), {"FAMILY": name, "MIX": mix})
+    return type(f"{base.__name__}_{suffix}", (base,), {
+        "FAMILY": name, "MIX": mix, "PLAYERS": players, "OPTIONS": dict(options or {})})
 
 
 def fuzz_case(machine: type[GameMachine],

@@ -49,6 +49,7 @@ class Carcassonne(TileFamily):
     figure_kinds = frozenset({"follower", "large-follower", "shepherd"})
     importer_refs: ClassVar[tuple[str, ...]] = ("replay.games.carcassonne.importers.jcz:JCZ",
                                                 "replay.games.carcassonne.importers.bga:BGA")
+    fuzz_machine = "replay.games.carcassonne.fuzz:CarcassonneMachine"
     move_fields = TileFamily.move_fields | frozenset(
         k for r in RULES.values() for k in r.move_fields)
     # Rule parameters: what a house-rule variant (a subclass under its own name, see

@@ -38,6 +38,7 @@ class HuntersGatherers(TileFamily):
     player_rule = "HG1"
     tileset = "hunters-gatherers"
     figure_kinds = frozenset({"follower", "hut"})
+    fuzz_machine = "replay.games.hunters_gatherers.fuzz:HuntersGatherersMachine"
     move_fields = TileFamily.move_fields | {"bonus"}
 
     def new_state(self, config: GameConfig) -> HuntersGatherersState:

@@ -39,6 +39,7 @@ class Manhattan(Family):
     move_schema = "manhattan-move"
     header_fields = frozenset({"expansions", "options", "material", "deal"})
     player_fields = frozenset({"side", "second_colour"})
+    fuzz_machine = "replay.games.manhattan.fuzz:ManhattanMachine"
     _checked: tuple[GameConfig, ManhattanState] | None = None
 
     def configure(self, header: Mapping[str, Any], players: tuple[Player, ...],
