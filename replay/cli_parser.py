@@ -128,6 +128,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         from .lab.diff_command import add_parser as add_diff
 
         add_diff(sub, _command)  # its machinery is imported when it runs
+    if only in (None, "fuzz"):
+        from .lab.fuzz_command import add_fuzz
+
+        add_fuzz(sub, _command)  # hypothesis and the machines are imported when it runs
     for name, add in plugin_commands().items():
         if only in (None, name):
             add(sub, _command)
