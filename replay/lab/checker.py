@@ -95,7 +95,8 @@ class Checker:
     one, ``check_state`` the position, ``check_log`` the round trip through a log,
     ``check_end_now`` an early end.
     ``seen`` counts the interesting states the game reached (``saw``), for ``event()`` and the
-    fixed-seed tests.
+    fixed-seed tests; ``trying`` is the move being played or refused (None between moves), so
+    that a failure can be written as the log of the game up to it (``fuzz_run.game_of``).
 
     Hooks for a family's own invariants (each a no-op here):
 

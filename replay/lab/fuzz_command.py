@@ -41,12 +41,13 @@ def examples() -> str:
     expansion = next(iter(mixed.expansions), "none")
     seats = min(mixed.seat_limit(()), mixed.min_players + 1)
     options = " ".join(f"--option {o.key}={o.choices[-1]}" for o in mixed.options[:2])
+    game, last = mixed.name, fams[-1].name
     return f"""examples:
-  python -m replay fuzz --game {mixed.name}        # {DEFAULT_EXAMPLES} games over every expansion mix
-  python -m replay fuzz --game {mixed.name} --expansions {expansion} --players {seats} --examples 500
-  python -m replay fuzz --game {mixed.name} {options}
-  python -m replay fuzz --game {fams[-1].name} --seed 7 --out failures/   # the run of seed 7 again
-  python -m replay fuzz --game {mixed.name} --expansions none     # the game without expansions
+  python -m replay fuzz --game {game}      # {DEFAULT_EXAMPLES} games over every expansion mix
+  python -m replay fuzz --game {game} --expansions {expansion} --players {seats} --examples 500
+  python -m replay fuzz --game {game} {options}
+  python -m replay fuzz --game {last} --seed 7 --out failures/   # the run of seed 7 again
+  python -m replay fuzz --game {game} --expansions none     # the game without expansions
 
   A run prints its seed; --seed S plays the same games again (and finds the same failure)."""
 

@@ -67,7 +67,7 @@ def recheck(games: list[Game], count: int) -> tuple[Failure | None, str]:
     moves = sum(len(g.hashes) for g in sample)
     return None, (f"determinism: {plural(len(sample), 'game')} verified again in a process "
                   f"with PYTHONHASHSEED={hash_seed}: the same state hash after each of their "
-                  f"{moves} moves")
+                  f"{moves:,} moves")
 
 
 def _verify_elsewhere(paths: list[str], hash_seed: str) -> tuple[dict[str, Row], str]:

@@ -35,6 +35,8 @@ from .machines import GameMachine, family_machine, machine_for
 
 EXIT_HELD, EXIT_BROKEN, EXIT_BAD = 0, 1, 2
 SAMPLE = 256  # games kept (evenly spread) for the check in another process
+# events Hypothesis records of its own draws (a filter retried), not states of a game
+HYPOTHESIS_OWN = ("Retried draw from ", "Aborted test because ")
 
 
 @dataclass
@@ -98,7 +100,8 @@ class Recorder:
             for case in stats.get("generate-phase", {}).get("test-cases", []):
                 if case.get("status") in ("valid", "interesting"):
                     games += 1
-                    reached.update(set(case.get("events", ())))
+                    reached.update({e for e in case.get("events", ())
+                                    if not e.startswith(HYPOTHESIS_OWN)})
         return games, reached
 
 

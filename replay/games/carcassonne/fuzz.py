@@ -10,9 +10,10 @@ the engine:
   (``shepherd_beside``) checked against the fields worked out in full;
 * with no expansion: one tile and at most one figure a move.
 
-A house-rule variant that derives from ``Carcassonne`` inherits this machine: when it changes
-a rule restated here, it names its own machine (a subclass of ``CarcassonneMachine`` whose
-checker overrides ``points``, say) or ``fuzz_machine = None`` for the generic one.
+A house-rule variant that derives from ``Carcassonne`` inherits this machine, which reads the
+farm points from the family (``farm_points``); when it changes another rule restated here, it
+names its own machine (a subclass of ``CarcassonneMachine`` whose checker overrides
+``points``, say) or ``fuzz_machine = None`` for the generic one.
 """
 
 from __future__ import annotations
