@@ -31,7 +31,8 @@ def board(state: ConnectFourState, *, events: Sequence[Event] = (), failure: Any
     drawn through its discs, an illegal move as a red ring above its column with the rule and
     reason written above the board, and ``notes`` (wrong claims) above that."""
     texts = ([(FAIL, failure.text())] if failure is not None else []) + [(INK, n) for n in notes]
-    top = len(texts) * LINE_H + CELL  # the texts, then a row above the board for a ring
+    # the texts, then a row above the board for the ring of an illegal drop
+    top = len(texts) * LINE_H + (CELL if failure is not None else MARGIN)
     width = state.columns * CELL + 2 * MARGIN
     height = top + state.rows * CELL + MARGIN + LINE_H
     layers = [element("rect", x="0", y="0", width=width, height=height, fill="#ffffff")]
