@@ -113,7 +113,8 @@ def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str],
 
 
 @pytest.mark.parametrize("words", [
-    [], ["--game", "base", "--examples", "many"], ["--game", "base", "--seed", "-1"],
+    [], ["--game", "base", "--examples", "many"], ["--game", "base", "--examples", "0"],
+    ["--game", "base", "--seed", "-1"],
     ["--game", "base", "--players", "two"],
 ])
 def test_malformed_arguments_exit_2_from_the_parser(capsys: pytest.CaptureFixture[str],

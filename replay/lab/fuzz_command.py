@@ -82,6 +82,13 @@ def _count(text: str) -> int:
     return value
 
 
+def _games(text: str) -> int:
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("give 1 game or more")
+    return value
+
+
 def add_fuzz(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None:
     """Add ``fuzz`` to the sub-commands ``sub``; ``command(sub, name, help, description,
     examples)`` makes a sub-command as the others are made."""
@@ -97,7 +104,7 @@ def add_fuzz(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None:
     f.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a rule option's value in every game, e.g. small_city=4; repeat for "
                         "several (default: each game draws the values)")
-    f.add_argument("--examples", type=_count, default=DEFAULT_EXAMPLES, metavar="N",
+    f.add_argument("--examples", type=_games, default=DEFAULT_EXAMPLES, metavar="N",
                    help=f"how many games to play (default: {DEFAULT_EXAMPLES})")
     f.add_argument("--seed", type=_count, default=None, metavar="S",
                    help="the seed of the run: the same seed plays the same games (default: "
