@@ -32,12 +32,13 @@ def warm() -> None:
         return
     _WARM = True
     from ..core.family import families
-    from ..core.schemas import validator
+    from ..core.schemas import envelope_validator, header_validator, move_validator
     from ..generate import config_for
 
-    validator("log")
-    validator("move")
+    envelope_validator()
     for fam in families():
+        header_validator(fam)
+        move_validator(fam)
         fam.importers()
     for fam in families():
         for mix in fam.mixes():

@@ -249,7 +249,8 @@ class Family(ABC):
     max_players: ClassVar[int] = 5
     player_rule: ClassVar[str] = "G3"  # the rule that sets the number of players
     colours: ClassVar[tuple[str, ...]] = COLOURS  # the player colours, in the default order
-    move_schema: ClassVar[str] = "move"  # the log schema's definition of one move
+    # the fields of its logs' header and players beyond the envelope's (``log_schema``): the
+    # fast header check (``header_check``) refuses any other
     header_fields: ClassVar[frozenset[str]] = frozenset({"expansions", "options"})
     player_fields: ClassVar[frozenset[str]] = frozenset()  # beyond name and colour
     # the importers of foreign saved games that become logs of this family, as references
@@ -334,10 +335,38 @@ class Family(ABC):
         return {"game": self.name, "expansions": list(config.expansions),
                 "options": self.options_json(config.options, config.expansions)}
 
+    def log_schema(self) -> dict[str, Any]:
+        """This family's part of the JSON Schema (Draft 2020-12) of its logs, which
+        ``replay.core.schemas`` puts in the envelope (format, version, game, players' names
+        and colours, seed, end, moves, claims, meta)::
+
+            {"header": {field: schema, ...},   # the header fields beyond the envelope's
+             "players": {field: schema, ...},  # a player's fields beyond name and colour
+             "move": schema,                   # one move
+             "$defs": {name: schema, ...}}     # what they refer to as "#/$defs/name"
+
+        Every key may be left out. A schema may refer to the envelope's ``#/$defs/scores``
+        (claimed scores by player name). A field of neither the envelope nor the part is
+        refused as unknown (``false`` refuses one too, with another message). The header
+        fields with a schema other than ``false`` must be ``header_fields`` (and those of a
+        player ``player_fields``).
+
+        By default (a family that brings no schema): ``expansions`` a list of at most 4
+        distinct names, ``options`` an object, any other of ``header_fields`` and
+        ``player_fields`` any JSON value, and a move any JSON object: ``configure`` and
+        ``decode_move`` check the rest and raise ``LogFormatError`` with the JSON path."""
+        shapes: dict[str, Any] = {
+            "expansions": {"type": "array", "uniqueItems": True, "maxItems": 4,
+                           "items": {"type": "string", "minLength": 1, "maxLength": 64}},
+            "options": {"type": "object"}}
+        return {"header": {f: shapes.get(f, True) for f in sorted(self.header_fields)},
+                "players": dict.fromkeys(sorted(self.player_fields), True),
+                "move": {"type": "object"}, "$defs": {}}
+
     def header_surely_valid(self, data: Mapping[str, Any]) -> bool:
         """A fast check of this family's header fields (``header_fields``, the players'
-        ``player_fields``): True only when the log schema surely accepts them; False sends
-        the header to the full schema (``header_check``)."""
+        ``player_fields``): True only when its log schema (``log_schema``) surely accepts them;
+        False sends the header to the schema (``header_check``)."""
         return False
 
     def players_json(self, config: GameConfig) -> list[dict[str, Any]]:

@@ -1,10 +1,11 @@
-"""A fast check of a log header that accepts only what the JSON Schema accepts.
+"""A fast check of a log header that accepts only what its JSON Schema accepts.
 
 Validating a header with ``jsonschema`` costs more than replaying a short game, so
-``record.schema_check`` asks this module first: ``surely_valid(data, family)`` is True only
-for a header the schema would accept (the envelope here, the family's own fields through
-``Family.header_surely_valid``). Anything else, however harmless, goes to the full schema,
-which stays the reference and names the error with its JSON path.
+``record.schema_check`` asks this module first: ``surely_valid(data, family)`` is True
+only for a header the family's log schema would accept (``schemas.family_schema``): the
+envelope here, the family's own fields through ``Family.header_surely_valid``. Anything
+else, however harmless, goes to the schema, which stays the reference and names the error
+with its JSON path.
 ``tests/test_header_check.py`` checks on generated and mutated headers that every header
 accepted here is valid under the schema.
 """
@@ -29,8 +30,8 @@ MAX_SEED = 9007199254740991
 
 
 def surely_valid(data: Mapping[str, Any], family: Family) -> bool:
-    """The header of ``data`` (all but ``moves``) is valid under the log schema; False
-    means "not sure" (the schema decides)."""
+    """The header of ``data`` (all but ``moves``) is valid under the log schema of
+    ``family``; False means "not sure" (the schema decides)."""
     if not (ENVELOPE | family.header_fields).issuperset(data):
         return False
     if data.get("format") != FORMAT or not plain_int(data.get("version"), 1, 1):

@@ -27,7 +27,7 @@ from .json_input import (
     pointer,
     read_bounded,
 )
-from .schemas import validator
+from .schemas import envelope_validator, header_validator, move_validator
 from .values import replace, value_type
 
 if TYPE_CHECKING:
@@ -116,48 +116,57 @@ def schema_check(data: Any, moves_checked: bool = False) -> None:
     """Raise the first schema error, in document order, with its JSON pointer.
 
     The structural limits (``json_input.check_bounds``) come first, so no schema keyword ever
-    sees a large value. Then the header is validated with the full JSON Schema (unless
-    ``header_check`` is sure it is valid), and each move
-    the family's fast check (``Family.move_surely_valid``) does not accept on its own: that
-    is most of the cost saved on real logs. At most a handful of errors are collected: those
-    of the header and of the first move that has any. ``moves_checked``: the moves were read
-    by the family's fast reader (``Family.read_moves``), which accepts only valid ones."""
+    sees a large value. Then the header is validated with its family's JSON Schema
+    (``schemas.family_schema``: the envelope and the family's part) unless ``header_check`` is
+    sure it is valid, and each move the family's fast check (``Family.move_surely_valid``)
+    does not accept on its own: that is most of the cost saved on real logs. A log of no
+    installed family is checked against the envelope alone, and refused at ``/game``. At most
+    a handful of errors are collected: those of the header and of the first move that has
+    any. ``moves_checked``: the moves were read by the family's fast reader
+    (``Family.read_moves``), which accepts only valid ones."""
     if type(data) is not dict:
         check_bounds(data)
-        _raise_first(list(islice(validator("log").iter_errors(data), MAX_ERRORS)))
+        _raise_first(list(islice(envelope_validator().iter_errors(data), MAX_ERRORS)))
         return
     moves = data.get("moves")
     for key, value in data.items():
         if key != "moves" or type(value) is not list:
             check_bounds(value, (key,), key == "meta")
-    if type(moves) is not list:
-        _raise_first(list(islice(validator("log").iter_errors(data), MAX_ERRORS)))
-        return
-    if len(moves) > MAX_MOVES:
-        raise LogFormatError(f"{len(moves)} moves; at most {MAX_MOVES} are read", "/moves")
     found = _family_of(data)
     errors: list[Any] = []
     if found is None and type(data.get("game")) is str:  # no such family is installed
         errors.append(_Plain(not_installed(data["game"]), ("game",)))
+    if type(moves) is not list:
+        _raise_first(errors + list(islice(_checker(found).iter_errors(data), MAX_ERRORS)))
+        return
+    if len(moves) > MAX_MOVES:
+        raise LogFormatError(f"{len(moves)} moves; at most {MAX_MOVES} are read", "/moves")
     if found is None or not header_check.surely_valid(data, found):
-        errors += islice(validator("log").iter_errors({**data, "moves": []}), MAX_ERRORS)
-    surely_valid = found.move_surely_valid if found is not None else _never
-    move_schema = found.move_schema if found is not None else "move"
-    for i, move in enumerate(() if moves_checked else moves):
-        if not surely_valid(move):
-            check_bounds(move, ("moves", i))
-            wrong = list(islice(validator(move_schema).iter_errors(move), MAX_ERRORS))
-            if wrong:
-                errors.extend(_Located(e, ("moves", i)) for e in wrong)
-                break
+        errors += islice(_checker(found).iter_errors({**data, "moves": []}), MAX_ERRORS)
+    if found is not None and not moves_checked:
+        errors += _move_errors(found, moves)
     _raise_first(errors)
 
 
+def _checker(found: Family | None) -> Any:
+    """The validator of a log of ``found``, or of the envelope alone (no family), built on
+    first use: a log the fast checks accept never needs one."""
+    return envelope_validator() if found is None else header_validator(found)
+
+
+def _move_errors(found: Family, moves: list[Any]) -> list[Any]:
+    """The schema errors of the first move with any (that the fast check does not accept)."""
+    surely_valid = found.move_surely_valid
+    for i, move in enumerate(moves):
+        if not surely_valid(move):
+            check_bounds(move, ("moves", i))
+            wrong = list(islice(move_validator(found).iter_errors(move), MAX_ERRORS))
+            if wrong:
+                return [_Located(e, ("moves", i)) for e in wrong]
+    return []
+
+
 MAX_ERRORS = 8  # schema errors collected per part (the header, a move) before choosing one
-
-
-def _never(raw: Any) -> bool:
-    return False
 
 
 class _Located:

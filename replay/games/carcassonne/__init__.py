@@ -58,6 +58,12 @@ class Carcassonne(TileFamily):
     # B8: the points a farm's majority scores for each complete city, by farm_scoring.
     farm_points: ClassVar[Mapping[str, int]] = {"per-city": 4, "per-field": 3}
 
+    def log_schema(self) -> dict[str, Any]:
+        """The header fields and moves the tile-laying families share (``tile_logs``)."""
+        from ..tile_logs import PART
+
+        return PART
+
     def new_state(self, config: GameConfig) -> CarcassonneState:
         ordered = [RULES[x] for x in self.expansion_order if x in config.expansions]
         absent = [r for name, r in RULES.items() if name not in config.expansions]

@@ -41,6 +41,12 @@ class HuntersGatherers(TileFamily):
     fuzz_machine = "replay.games.hunters_gatherers.fuzz:HuntersGatherersMachine"
     move_fields = TileFamily.move_fields | {"bonus"}
 
+    def log_schema(self) -> dict[str, Any]:
+        """The header fields and moves the tile-laying families share (``tile_logs``)."""
+        from ..tile_logs import PART
+
+        return PART
+
     def new_state(self, config: GameConfig) -> HuntersGatherersState:
         return HuntersGatherersState(config)
 

@@ -36,7 +36,6 @@ class Manhattan(Family):
     max_players = 4
     player_rule = "M1"
     colours = COLOURS
-    move_schema = "manhattan-move"
     header_fields = frozenset({"expansions", "options", "material", "deal"})
     player_fields = frozenset({"side", "second_colour"})
     fuzz_machine = "replay.games.manhattan.fuzz:ManhattanMachine"
@@ -90,6 +89,12 @@ class Manhattan(Family):
 
     def header_surely_valid(self, data: Mapping[str, Any]) -> bool:
         return log.header_surely_valid(data)
+
+    def log_schema(self) -> dict[str, Any]:
+        """Its header fields, players' fields and moves (``schema``)."""
+        from .schema import PART
+
+        return PART
 
     def describe_move(self, move: Any, events: Sequence[Event] | None,
                       state: GameState) -> MoveText:
