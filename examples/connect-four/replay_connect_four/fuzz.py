@@ -10,6 +10,9 @@ This machine adds Connect Four's own rules, restated here independently of ``sta
 * the supply plus the discs on the board is each player's share (CF1);
 * before a legal drop, a drop into a full column and one off the board are refused (CF2).
 
+Its style of play (``pick_move``): most moves avoid completing a line when another column
+does not, so that games also fill the board (the draw of CF4) instead of ending early.
+
 This module needs ``hypothesis`` (imported only when fuzzing).
 """
 
@@ -18,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from replay.lab.checker import Checker, Expected
+from replay.lab.checker import Checker, Choose, Expected, Roll
 from replay.lab.machines import GameMachine
 
 from .state import DIRECTIONS, LINE, ConnectFourState, Drop
@@ -68,6 +71,18 @@ class ConnectFourMachine(GameMachine):
     FAMILY = "connect-four"
     CHECKER = ConnectFourChecker
     END_RULE = "CF5"
+
+    def pick_move(self, choose: Choose, roll: Roll) -> Any:
+        """A legal drop; four times in five one that completes no line, when there is one."""
+        assert self.checker is not None
+        state = self.checker.state
+        assert isinstance(state, ConnectFourState)
+        moves = self.checker.legal()
+        if roll() < 80:
+            seat = state.turn()
+            quiet = [m for m in moves if not state.wins_with(m.column, seat)]
+            moves = quiet or moves
+        return choose(moves, "move")
 
     def illegal_variants(self, move: Any) -> Iterable[tuple[str, Any, Expected]]:
         assert self.checker is not None
