@@ -235,9 +235,9 @@ def main(argv: list[str] | None = None) -> int:
     args: Any = _plain_verify(words)
     if args is None:
         from .core.family import FAMILY_GROUP, NO_FAMILIES
-        from .core.plugins import entry_points
+        from .core.plugins import entry_point
 
-        if not entry_points(FAMILY_GROUP):
+        if entry_point(FAMILY_GROUP) is None:
             print(f"python -m replay: {NO_FAMILIES}", file=sys.stderr)
             return EXIT_UNREADABLE
         from .cli_parser import build_parser  # argparse and its help: about 8 ms of a start

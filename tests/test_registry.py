@@ -130,6 +130,13 @@ def test_the_entry_points_read_are_those_of_importlib_metadata() -> None:
                 for g in everything.groups}
     got = {g: {n: ep.value for n, ep in plugins.entry_points(g).items()} for g in expected}
     assert got == expected
+    for group, eps in expected.items():  # a lookup reads until it finds: the same answer
+        for name, value in eps.items():
+            plugins.forget()
+            found = plugins.entry_point(group, name)
+            assert found is not None and found.value == value
+        plugins.forget()
+        assert plugins.entry_point(group, "no such name") is None
 
 
 # ------------------------------------------------------------------ a family of another package

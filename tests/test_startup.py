@@ -27,12 +27,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # import than it saves on one small file), the playback of the API's other names, the
 # command-line parser (a plain ``verify FILE`` is read by hand), OpenSSL's hashes
 # (``core.digests``), ``dataclasses`` with the ``inspect`` it imports (``core.values``) and
-# ``importlib.metadata`` with zipfile and email (``core.plugins`` reads the entry points)
+# ``importlib.metadata`` with zipfile and email (``core.plugins`` reads the entry points), and
+# the log schemas (``core.schemas``, the families' parts: only a log the fast checks refuse)
 NOT_NEEDED = ("web", "replay.svg", "replay.tiles.drawing", "replay.tiles.art",
               "replay.generate", "replay.core.importing", "replay.games.carcassonne.importers",
               "replay.audit.command", "jsonschema",
               "orjson", "replay.cli_parser", "argparse", "hashlib", "_hashlib", "pathlib",
-              "pickle", "dataclasses", "inspect", "importlib.metadata", "zipfile", "email")
+              "pickle", "dataclasses", "inspect", "importlib.metadata", "zipfile", "email",
+              "replay.core.schemas", "replay.games.tile_logs", "replay.games.manhattan.schema")
 # a game of each family: (game, players, expansions)
 GAMES = [("base", 2, ()), ("base", 6, ("inns-cathedrals", "hills-sheep")),
          ("hunters-gatherers", 3, ()), ("manhattan", 4, ())]

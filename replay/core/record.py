@@ -27,7 +27,6 @@ from .json_input import (
     pointer,
     read_bounded,
 )
-from .schemas import envelope_validator, header_validator, move_validator
 from .values import replace, value_type
 
 if TYPE_CHECKING:
@@ -126,7 +125,7 @@ def schema_check(data: Any, moves_checked: bool = False) -> None:
     (``Family.read_moves``), which accepts only valid ones."""
     if type(data) is not dict:
         check_bounds(data)
-        _raise_first(list(islice(envelope_validator().iter_errors(data), MAX_ERRORS)))
+        _raise_first(list(islice(_checker(None).iter_errors(data), MAX_ERRORS)))
         return
     moves = data.get("moves")
     for key, value in data.items():
@@ -150,8 +149,10 @@ def schema_check(data: Any, moves_checked: bool = False) -> None:
 
 def _checker(found: Family | None) -> Any:
     """The validator of a log of ``found``, or of the envelope alone (no family), built on
-    first use: a log the fast checks accept never needs one."""
-    return envelope_validator() if found is None else header_validator(found)
+    first use: a log the fast checks accept never needs one (nor ``schemas``)."""
+    from . import schemas
+
+    return schemas.envelope_validator() if found is None else schemas.header_validator(found)
 
 
 def _move_errors(found: Family, moves: list[Any]) -> list[Any]:
@@ -160,6 +161,8 @@ def _move_errors(found: Family, moves: list[Any]) -> list[Any]:
     for i, move in enumerate(moves):
         if not surely_valid(move):
             check_bounds(move, ("moves", i))
+            from .schemas import move_validator
+
             wrong = list(islice(move_validator(found).iter_errors(move), MAX_ERRORS))
             if wrong:
                 return [_Located(e, ("moves", i)) for e in wrong]
