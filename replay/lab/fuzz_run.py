@@ -19,9 +19,10 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
 from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.reporting import with_reporter
-from hypothesis.stateful import run_state_machine_as_test
+from hypothesis.stateful import rule, run_state_machine_as_test
 from hypothesis.statistics import collector
 
 from ..cli_help import Progress, plural
@@ -65,8 +66,10 @@ class Recorder:
     """What the machines of a run report: each game started (the progress), the last failing
     one, a spread sample of the finished ones, and Hypothesis's statistics."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, plan: Plan) -> None:
         self.progress = Progress(total, "fuzz: games played")
+        self.plan = plan
+        self.unpinned = 0  # games whose set-up ignored --players or --option
         self.started = 0
         self.failing: GameMachine | None = None
         self.kept: list[Game] = []
@@ -87,6 +90,10 @@ class Recorder:
         checker = machine.checker
         if failed is not None or checker is None or not checker.state.finished:
             return
+        config, plan = checker.config, self.plan
+        if plan.players not in (None, len(config.players)) or any(
+                config.options.get(k, v) != v for k, v in plan.options.items()):
+            self.unpinned += 1
         if self.finished % self.stride == 0:
             self.kept.append(Game(checker.config, list(checker.moves), list(checker.hashes)))
             if len(self.kept) >= 2 * SAMPLE:
@@ -106,7 +113,15 @@ class Recorder:
 
 
 def recording(base: type[GameMachine], recorder: Recorder) -> type[GameMachine]:
-    """``base`` telling ``recorder`` of each game it plays."""
+    """``base`` telling ``recorder`` of each game it plays, and trying illegal moves in its
+    first rule: Hypothesis orders the rules by name, and its first game and the games it
+    shrinks to take the first rule, so that an illegal move that breaks an invariant shows in
+    a game of a few moves. (The test suite's machines keep their rule names, and with them the
+    games of their derandomized profile.)"""
+
+    def illegal_then_play(self: GameMachine, data: st.DataObject) -> None:
+        with self.guard():
+            self.step(data, illegal_first=True)
 
     def __init__(self: GameMachine) -> None:
         base.__init__(self)
@@ -118,7 +133,9 @@ def recording(base: type[GameMachine], recorder: Recorder) -> type[GameMachine]:
         finally:
             recorder.end(self)
 
-    return type(base.__name__, (base,), {"__init__": __init__, "teardown": teardown})
+    return type(base.__name__, (base,), {
+        "__init__": __init__, "teardown": teardown, "try_illegal_then_play": None,
+        "illegal_then_play": rule(data=st.data())(illegal_then_play)})
 
 
 def run(plan: Plan) -> int:
@@ -133,7 +150,7 @@ def run(plan: Plan) -> int:
     except PluginError as exc:
         print(f"fuzz: the fuzz machine of {fam.name} cannot be loaded: {exc}", file=sys.stderr)
         return EXIT_BAD
-    recorder = Recorder(total)
+    recorder = Recorder(total, plan)
     failure = None
     with recorder.progress:
         for mix, count in plan.mixes:
@@ -146,6 +163,10 @@ def run(plan: Plan) -> int:
         failure, said = recheck(recorder.kept, plan.replays)
         if failure is None:
             print(said)
+    if recorder.unpinned:
+        print(f"note: the fuzz machine of {fam.name} ({base.__module__}.{base.__name__}) set up "
+              f"{plural(recorder.unpinned, 'game')} without --players or --option: its new_game "
+              "does not honour PLAYERS and OPTIONS")
     if failure is None:
         print("every invariant held")
     else:
@@ -217,6 +238,7 @@ def describe(exc: BaseException) -> tuple[str, str]:
     code = inner.tb_frame.f_code
     where = f"{code.co_qualname} ({_short(code.co_filename)}:{inner.tb_lineno})"
     step = next((s for s in steps if s in ("set_up", "play", "illegal_then_play",
+                                           "try_illegal_then_play",
                                            "state_invariants", "teardown")), "")
     return message, where + (f", in the machine's step {step}" if step else "")
 

@@ -196,9 +196,7 @@ class GameMachine(RuleBasedStateMachine):
             self.step(data, illegal_first=False)
 
     @rule(data=st.data())
-    def illegal_then_play(self, data: st.DataObject) -> None:
-        # named to sort before ``play``: Hypothesis's first game, and the games it shrinks
-        # to, take the first rule, so a refusal that breaks shows in a game of a few moves
+    def try_illegal_then_play(self, data: st.DataObject) -> None:
         with self.guard():
             self.step(data, illegal_first=True)
 
