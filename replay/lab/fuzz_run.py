@@ -10,14 +10,17 @@ the failure, the move being checked last) that ``python -m replay verify`` reads
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, Phase, configuration, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky, HypothesisException
@@ -152,7 +155,7 @@ def run(plan: Plan) -> int:
         return EXIT_BAD
     recorder = Recorder(total, plan)
     failure = None
-    with recorder.progress:
+    with recorder.progress, hypothesis_home():
         for mix, count in plan.mixes:
             failure = play(plan, base, mix, count, recorder)
             if failure is not None:
@@ -173,6 +176,22 @@ def run(plan: Plan) -> int:
         report_failure(plan, failure)
     print_statistics(recorder)
     return EXIT_HELD if failure is None else EXIT_BROKEN
+
+
+@contextmanager
+def hypothesis_home() -> Iterator[None]:
+    """Hypothesis's files (its Unicode tables) in the user's cache, not a ``.hypothesis``
+    directory where the command runs (``HYPOTHESIS_STORAGE_DIRECTORY`` decides when set)."""
+    before = getattr(configuration, "__hypothesis_home_directory", None)
+    if before is None and not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                                 ".cache")
+        configuration.set_hypothesis_home_dir(os.path.join(cache, "carcassonne-replay",
+                                                           "hypothesis"))
+    try:
+        yield
+    finally:
+        configuration.set_hypothesis_home_dir(before)
 
 
 def play(plan: Plan, base: type[GameMachine], mix: tuple[str, ...], count: int,
