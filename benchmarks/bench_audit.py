@@ -19,6 +19,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -45,14 +46,16 @@ def _one(k: int) -> bytes:
     return dumps(log).replace("\n", "").encode() + b"\n"
 
 
-def corpus(games: int) -> Path:
-    """``games`` generated logs, one a line (made once)."""
-    path = Path(tempfile.gettempdir()) / f"bench-audit-{games}.jsonl"
+def corpus(games: int, name: str = "bench-audit",
+           make: Callable[[int], bytes] = _one) -> Path:
+    """``games`` logs made by ``make`` (game k -> its line), one a line, made once on every
+    core and kept in the temporary directory as ``<name>-<games>.jsonl``."""
+    path = Path(tempfile.gettempdir()) / f"{name}-{games}.jsonl"
     if not path.exists():
         t = time.perf_counter()
         tmp = path.with_suffix(".part")
         with tmp.open("wb") as fh, ProcessPoolExecutor() as pool:
-            for line in pool.map(_one, range(games), chunksize=64):
+            for line in pool.map(make, range(games), chunksize=64):
                 fh.write(line)
         tmp.rename(path)
         print(f"generated {games} logs in {time.perf_counter() - t:.0f} s: {path}",

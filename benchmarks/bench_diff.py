@@ -19,16 +19,16 @@ import io
 import os
 import statistics
 import sys
-import tempfile
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_audit import corpus  # noqa: E402  (the script's own directory is on sys.path)
 
 from replay import native  # noqa: E402
 from replay.audit import audit  # noqa: E402
@@ -47,21 +47,6 @@ def _one(k: int) -> bytes:
     mixes = fam.mixes()
     log = generate_log(fam.name, 2 + k % 3, k, mixes[(k // len(fams)) % len(mixes)])
     return dumps(log).replace("\n", "").encode() + b"\n"
-
-
-def corpus(games: int) -> Path:
-    """``games`` generated logs, one a line (made once)."""
-    path = Path(tempfile.gettempdir()) / f"bench-diff-{games}.jsonl"
-    if not path.exists():
-        t = time.perf_counter()
-        tmp = path.with_suffix(".part")
-        with tmp.open("wb") as fh, ProcessPoolExecutor() as pool:
-            for line in pool.map(_one, range(games), chunksize=64):
-                fh.write(line)
-        tmp.rename(path)
-        print(f"generated {games} logs in {time.perf_counter() - t:.0f} s: {path}",
-              file=sys.stderr)
-    return path
 
 
 class CpuSampler:
@@ -122,7 +107,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    src = corpus(args.games)
+    src = corpus(args.games, "bench-diff", _one)
     print(f"{args.games} games, {args.jobs} workers, {os.cpu_count()} cores; engine: "
           f"{native.engine()}")
     wall: dict[str, list[float]] = {"audit": [], "diff": []}

@@ -6,7 +6,31 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from typing import TextIO
+
+
+def whole_number(low: int, high: int | None = None,
+                 unit: str = "") -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` (to ``high``), refused with a line
+    that says why (``unit`` names what is counted: "give 1 game or more")."""
+
+    def convert(text: str) -> int:
+        import argparse  # here: a one-file verify imports this module but never argparse
+
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if high is not None and not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
+        if value < low:
+            raise argparse.ArgumentTypeError(
+                f"{value} is negative" if low == 0 and value < 0
+                else f"{value}: give {low}{' ' + unit if unit else ''} or more")
+        return value
+
+    return convert
 
 
 def generate_examples() -> str:

@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from .cli import cmd_generate, cmd_import, cmd_render, cmd_verify
-from .cli_help import EXAMPLES, NUMBERING, generate_examples, version
+from .cli_help import EXAMPLES, NUMBERING, generate_examples, version, whole_number
 from .core.family import Option, families
 from .core.plugins import Group
 
@@ -46,26 +46,6 @@ def all_options() -> list[Option]:
         for opt in fam.options:
             seen.setdefault(opt.key, opt)
     return list(seen.values())
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 64:
-        raise argparse.ArgumentTypeError(f"{value} is not from 1 to 64")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} games: give 1 or more")
-    return value
 
 
 def _command(sub: Any, name: str, help_text: str, description: str,
@@ -184,7 +164,7 @@ def _add_generate(sub: Any) -> None:
                         "one (default: 2)")
     g.add_argument("--seed", type=int, default=0, help="seed of the first game; game k of "
                    "--count uses seed + k, so a seed always gives the same game (default: 0)")
-    g.add_argument("--count", type=_count, default=1, metavar="N",
+    g.add_argument("--count", type=whole_number(1, unit="game"), default=1, metavar="N",
                    help="how many games; more than 1 needs --out (default: 1)")
     g.add_argument("--out", metavar="DIR", help="write DIR/<game>-<players>p-<seed>.json for "
                    "each game (default: the one game to stdout)")

@@ -12,6 +12,8 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from replay.cli_help import whole_number
+
 from .limits import parse_rate
 from .server import Settings
 
@@ -19,16 +21,6 @@ EXAMPLES = """examples:
   python -m replay serve                                    # http://127.0.0.1:5000/, games.db here
   python -m replay serve --host 0.0.0.0 --port 8080 --db /var/lib/replay/games.db
   python -m replay serve --debug                            # Werkzeug, one process"""
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 64:
-        raise argparse.ArgumentTypeError(f"{value} is not from 1 to 64")
-    return value
 
 
 def _rate(text: str) -> str | None:
@@ -55,12 +47,12 @@ def add_serve(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None
     s.add_argument("--db", default="games.db", metavar="PATH",
                    help="SQLite file holding the games, made when missing (default: games.db "
                         "in the current directory)")
-    s.add_argument("--processes", type=_positive, default=defaults.processes, metavar="N",
+    s.add_argument("--processes", type=whole_number(1, 64), default=defaults.processes, metavar="N",
                    help=f"server processes sharing the port (default: {defaults.processes})")
-    s.add_argument("--threads", type=_positive, default=defaults.threads, metavar="N",
+    s.add_argument("--threads", type=whole_number(1, 64), default=defaults.threads, metavar="N",
                    help="requests handled at once per process; more wait their turn "
                         f"(default: {defaults.threads})")
-    s.add_argument("--timeout", type=_positive, default=defaults.channel_timeout,
+    s.add_argument("--timeout", type=whole_number(1, 64), default=defaults.channel_timeout,
                    metavar="S", help="close a connection silent this many seconds "
                                      f"(default: {defaults.channel_timeout})")
     s.add_argument("--rate-limit", type=_rate, default="60/60", metavar="N/S",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..cli_help import whole_number
 from ..core.json_input import MAX_BYTES
 
 FORMATS = ("text", "json", "csv", "html")
@@ -26,22 +27,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 1024:
-        raise argparse.ArgumentTypeError(f"{value} is not from 1 to 1024")
-    return value
-
-
 def add_parsers(sub: Any) -> None:
     """The ``audit`` and ``ingest`` commands of the command line."""
     a = sub.add_parser("audit", help="verify a corpus (files, directories, zip and tar "
                                      "archives, JSON Lines) on every core; one report")
     a.add_argument("sources", nargs="+", metavar="SRC")
-    a.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+    a.add_argument("--jobs", type=whole_number(1, 1024), default=None, metavar="N",
                    help="worker processes (default: every core)")
     a.add_argument("--format", choices=FORMATS, default="text",
                    help="text (non-valid games and the summary), json (JSON Lines: verify "
@@ -59,7 +50,7 @@ def add_parsers(sub: Any) -> None:
     a.add_argument("--shared-fs", action="store_true",
                    help="with --dask ADDRESS: the workers see these paths (send paths, not "
                         "bytes)")
-    a.add_argument("--batch", type=_jobs, default=None, metavar="N",
+    a.add_argument("--batch", type=whole_number(1, 1024), default=None, metavar="N",
                    help="games sent to a worker at a time (default 16 on the local pool, "
                         "256 on Dask)")
     a.add_argument("--max-bytes", type=int, default=MAX_BYTES, help="largest log read "
@@ -73,9 +64,9 @@ def add_parsers(sub: Any) -> None:
     i.add_argument("sources", nargs="+", metavar="SRC")
     i.add_argument("--db", default="games.db", metavar="PATH",
                    help="SQLite file of the library (default: games.db here)")
-    i.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+    i.add_argument("--jobs", type=whole_number(1, 1024), default=None, metavar="N",
                    help="worker processes (default: every core)")
-    i.add_argument("--batch", type=_jobs, default=500, metavar="N",
+    i.add_argument("--batch", type=whole_number(1, 1024), default=500, metavar="N",
                    help="games stored per transaction (default 500)")
     i.add_argument("--max-bytes", type=int, default=MAX_BYTES, help="largest log read "
                                                                     "(default 5 MB)")

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..cli_help import whole_number
 from ..core.json_input import MAX_BYTES
 
 FORMATS = ("text", "json", "csv", "html")
@@ -127,16 +128,6 @@ class Settings(argparse.Action):
         setattr(namespace, self.dest, found)
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 1024:
-        raise argparse.ArgumentTypeError(f"{value} is not from 1 to 1024")
-    return value
-
-
 def add_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None:
     """The ``diff`` command (``command``: ``cli_parser._command``, a sub-command with its
     description and examples)."""
@@ -159,14 +150,14 @@ def add_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> Non
     d.add_argument("--out", metavar="FILE", help="write the report here (default: stdout)")
     d.add_argument("--viewer", metavar="URL", help="link the HTML report's changed games to "
                    "this web viewer (e.g. http://127.0.0.1:5000; default: no links)")
-    d.add_argument("--jobs", type=_count, default=None, metavar="N",
+    d.add_argument("--jobs", type=whole_number(1, 1024), default=None, metavar="N",
                    help="worker processes (default: every core)")
     d.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (a scheduler's "
                    "address, or 'local' for a LocalCluster; default: the local pool)")
     d.add_argument("--shared-fs", action="store_true",
                    help="with --dask ADDRESS: the workers see these paths (send paths, not "
                         "bytes; default: off)")
-    d.add_argument("--batch", type=_count, default=None, metavar="N",
+    d.add_argument("--batch", type=whole_number(1, 1024), default=None, metavar="N",
                    help="games sent to a worker at a time (default 16 on the local pool, "
                         "256 on Dask)")
     d.add_argument("--max-bytes", type=int, default=MAX_BYTES, metavar="N",

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cli_help import whole_number
 from ..core.errors import IllegalMove, LogFormatError
 from ..core.family import Family, Option, families, family
 
@@ -72,23 +73,6 @@ class Plan:
     command: list[str] = field(default_factory=list)  # the arguments that run it again
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative")
-    return value
-
-
-def _games(text: str) -> int:
-    value = _count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("give 1 game or more")
-    return value
-
-
 def add_fuzz(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None:
     """Add ``fuzz`` to the sub-commands ``sub``; ``command(sub, name, help, description,
     examples)`` makes a sub-command as the others are made."""
@@ -104,15 +88,16 @@ def add_fuzz(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None:
     f.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a rule option's value in every game, e.g. small_city=4; repeat for "
                         "several (default: each game draws the values)")
-    f.add_argument("--examples", type=_games, default=DEFAULT_EXAMPLES, metavar="N",
+    f.add_argument("--examples", type=whole_number(1, unit="game"), default=DEFAULT_EXAMPLES,
+                   metavar="N",
                    help=f"how many games to play (default: {DEFAULT_EXAMPLES})")
-    f.add_argument("--seed", type=_count, default=None, metavar="S",
+    f.add_argument("--seed", type=whole_number(0), default=None, metavar="S",
                    help="the seed of the run: the same seed plays the same games (default: "
                         "a random one, printed)")
     f.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                    help=f"where the log of a failing game is written (default: ./{DEFAULT_OUT}"
                         ", made when needed)")
-    f.add_argument("--replays", type=_count, default=DEFAULT_REPLAYS, metavar="N",
+    f.add_argument("--replays", type=whole_number(0), default=DEFAULT_REPLAYS, metavar="N",
                    help="games verified again in another process with another PYTHONHASHSEED "
                         f"(default: {DEFAULT_REPLAYS}; 0: none)")
     f.add_argument("-v", "--verbose", action="store_true",
