@@ -227,11 +227,27 @@ def test_messages_out_of_order() -> None:
     save["replay"].pop(3)  # turn 1 without COMMIT, then turn 2's PLACE_TILE
     refused(save, "PLACE_TILE before the previous turn's COMMIT")
     save = own()
-    save["replay"][3]["player"] = 1
-    refused(save, "another player's turn")
+    save["replay"][1]["player"] = 1  # the turn player's own choice, sent by another
+    refused(save, "DEPLOY_MEEPLE sent by player 1 in another player's turn")
+    save = own()
+    save["replay"][6]["player"] = 0
+    refused(save, "PLACE_TILE sent by player 0")
     save = own()
     save["replay"][7]["payload"]["pointer"]["position"] = [5, 5]
     refused(save, "not put on the tile just placed")
+
+
+def test_messages_of_no_players_choice_are_accepted_from_anyone() -> None:
+    """JCZ picks a handler by message type: a confirmation, a commit or a flock choice sent
+    with another player's index is replayed (6.x saves hold such SHEPHERD_CONFIRMs)."""
+    expected = imported(own()).log
+    save = own()
+    for k in (2, 3, 11, 20):  # SHEPHERD_CONFIRM, COMMIT, FLOCK_EXPAND_OR_SCORE x2
+        save["replay"][k]["player"] = 1
+    save["replay"][8]["player"] = 0  # Bob's COMMIT
+    assert imported(save).log == expected
+    save["replay"][1]["payload"]["meepleId"] = "1.shepherd.1"  # ownership: by the meeple id
+    refused(save, "meeple 1.shepherd.1 of player 1 deployed in Alice's turn")
 
 
 def test_unsupported_expansion_content() -> None:

@@ -14,6 +14,11 @@ from ....core.importing import Problems
 
 KNOWN = frozenset({"PLACE_TILE", "DEPLOY_MEEPLE", "PASS", "SHEPHERD_CONFIRM",
                    "FLOCK_EXPAND_OR_SCORE", "COMMIT", "UNDO", "GAME_OVER"})
+# the turn player's own choices: another player's index on them is refused. JCZ picks the
+# handler of any other message by its type alone (a SHEPHERD_CONFIRM, a COMMIT, a flock choice
+# sent with another index is replayed): those are accepted whoever sends them, and a meeple's
+# owner is checked through its id.
+CHOICES = frozenset({"PLACE_TILE", "DEPLOY_MEEPLE", "PASS"})
 FOREIGN = {
     "PLACE_TOKEN": "tokens (Tunnel, Bridges, Castles & Bazaars, ...)",
     "MOVE_NEUTRAL_FIGURE": "neutral figures (dragon, fairy, count, ...)",
@@ -144,7 +149,8 @@ def turns(msgs: list[Message], players: int, problems: Problems) -> tuple[list[T
             cur.commit = msg
             out.append(cur)
             cur = None
-        if msg.player is not None and msg.player != (len(out) - (cur is None)) % players:
+        if t in CHOICES and msg.player is not None \
+                and msg.player != (len(out) - (cur is None)) % players:
             raise problems.refuse("order", f"{t} sent by player {msg.player} in another "
                                   "player's turn", where)
     if cur is not None:
