@@ -6,6 +6,8 @@ from flask import Flask, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, TooManyRequests
 
+from replay.library.store import storage_fault
+
 MESSAGES = {
     404: "There is nothing here: no such game, or no such move in it.",
     405: "This address does not take that method.",
@@ -13,6 +15,20 @@ MESSAGES = {
     500: "Something went wrong on our side (a bug of this service, not a verdict on any "
          "game). The error was logged.",
 }
+
+STORAGE_RETRY = 60  # seconds a client is asked to wait when the library's disk refuses writes
+
+
+def storage_unavailable(why: str) -> ResponseReturnValue:
+    """503 with ``Retry-After``: the library cannot store games now (``why``: "read-only" or
+    "disk full"); reading and verifying still work."""
+    response = respond(503, "Service Unavailable",
+                       f"The library cannot store games right now: its disk is "
+                       f"{'full' if why == 'disk full' else why}. "
+                       "Stored games can still be read and logs verified; try storing again "
+                       "later.", storage=why)
+    response.headers["Retry-After"] = str(STORAGE_RETRY)  # type: ignore[union-attr]
+    return response
 
 
 def wants_json() -> bool:
@@ -53,5 +69,10 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def internal_error(exc: Exception) -> ResponseReturnValue:
+        why = storage_fault(exc)
+        if why is not None:  # the disk, not a bug: logged in one line, no traceback
+            current_app.logger.warning("cannot store on %s %s: %s (%s)", request.method,
+                                       request.path, why, exc)
+            return storage_unavailable(why)
         current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
         return respond(500, "Internal Server Error", MESSAGES[500])

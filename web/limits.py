@@ -10,11 +10,14 @@ window). ``None`` turns the limit off. The counts live in the SQLite file (table
 from __future__ import annotations
 
 import math
+import sqlite3
 import time
 from typing import Any
 
 from flask import current_app, request
 from werkzeug.exceptions import TooManyRequests
+
+from replay.library.store import storage_fault
 
 from .db import get_db, write
 
@@ -41,13 +44,18 @@ def retry_after() -> int | None:
     window = int(now // seconds)
     client = request.remote_addr or "unknown"
     db = get_db()
-    with write(db):
-        n = db.conn.execute(
-            "insert into rate_counts (client, window, n) values (?, ?, 1) "
-            "on conflict (client, window) do update set n = n + 1 returning n",
-            [client, window]).fetchone()[0]
-        if n == 1:  # a new window: forget the old ones of everybody
-            db.conn.execute("delete from rate_counts where window < ?", [window - 1])
+    try:
+        with write(db):
+            n = db.conn.execute(
+                "insert into rate_counts (client, window, n) values (?, ?, 1) "
+                "on conflict (client, window) do update set n = n + 1 returning n",
+                [client, window]).fetchone()[0]
+            if n == 1:  # a new window: forget the old ones of everybody
+                db.conn.execute("delete from rate_counts where window < ?", [window - 1])
+    except (sqlite3.OperationalError, OSError) as exc:
+        if storage_fault(exc) is None:
+            raise
+        return None  # a disk that takes no write counts nothing: verifying still works
     if n <= count:
         return None
     return max(1, math.ceil((window + 1) * seconds - now))

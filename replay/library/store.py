@@ -20,6 +20,7 @@ on a new file apply them once.
 
 from __future__ import annotations
 
+import errno
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -107,10 +108,31 @@ def migrate(path: str) -> None:
     try:
         if db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             db.conn.execute("PRAGMA journal_mode=wal")
+        if not migrations.pending(db):  # nothing to write: a read-only library still reads
+            return
         with write(db):
             migrations.apply(db)
     finally:
         db.close()
+
+
+STORAGE_FAULTS = {  # what SQLite and the system say, and what we tell the user
+    "readonly database": "read-only", "disk is full": "disk full",
+    errno.EROFS: "read-only", errno.ENOSPC: "disk full", errno.EDQUOT: "disk full",
+}
+
+
+def storage_fault(exc: BaseException) -> str | None:
+    """"read-only" or "disk full" when ``exc`` says the library's disk cannot take a write
+    (SQLite's "attempt to write a readonly database", "database or disk is full", or the
+    system's EROFS / ENOSPC / EDQUOT); None for any other error (a bug)."""
+    if isinstance(exc, sqlite3.OperationalError):
+        text = str(exc)
+        return next((why for key, why in STORAGE_FAULTS.items()
+                     if isinstance(key, str) and key in text), None)
+    if isinstance(exc, OSError):
+        return STORAGE_FAULTS.get(exc.errno) if exc.errno is not None else None
+    return None
 
 
 @dataclass(frozen=True, slots=True)
