@@ -306,7 +306,8 @@ def test_truncated_files_are_refused() -> None:
      "tile id 40 is of type 16 (U), not of type 11", "packet 2, notification 1 (move 1)"),
     (lambda v: find(v, "playTile").update(ori="5"), "ori", "ori 5",
      "packet 2, notification 1 (move 1)"),
-    (lambda v: find(v, "playTile").update(x="one"), "number", "x 'one' is not a whole number",
+    (lambda v: find(v, "playTile").update(x="one"), "number",
+     "x is the text 'one', not a whole number",
      "packet 2, notification 1 (move 1)"),
     (lambda v: find(v, "playPartisan").update(pos="9"), "spot",
      "tile type 11 (E) has no spot 9", "packet 4, notification 1 (move 1)"),
@@ -431,3 +432,23 @@ def test_more_refusals() -> None:
     bad_realization(value)
     problems = BGA.read(value).problems
     assert codes(problems)[0] == "realization" and problems[0].where.endswith("(move 1)")
+
+
+@pytest.mark.parametrize("change,words,where", [
+    (lambda v: v["data"]["data"][0].update(table_id=["x"]), "table_id is the list ['x']",
+     "packet 1"),
+    (lambda v: state_args(v, 99)["args"]["result"][0].update(name=10 ** 30),
+     "name is the number 100000000000... (31 digits), not text", "packet"),
+    (lambda v: state_args(v, 99)["args"]["result"][0].update(color=255),
+     "color is the number 255, not text", "packet"),
+    (lambda v: find(v, "playTile").update(player_name=["Ann"]),
+     "player_name is the list ['Ann'], not text", "packet 2, notification 1 (move 1)"),
+    (lambda v: find(v, "realizationAchieved").update(winners=[["84000001"]]),
+     "winner is the list ['84000001'], not a whole number", "packet"),
+])
+def test_values_of_the_wrong_type_are_refused_not_coerced(
+        change: Callable[[Any], None], words: str, where: str) -> None:
+    """A list is never kept as its Python repr, a number never becomes a name (issue 29)."""
+    exc = mutated(change)
+    assert exc.problems[-1].fatal and words in exc.problems[-1].message, exc.problems[-1]
+    assert exc.problems[-1].where.startswith(where)

@@ -327,3 +327,40 @@ def test_forced_order_mismatch() -> None:
     save = own("base-54-end-turn.jcz")
     save["gameAnnotations"] = {"drawOrder": ["BA/C", "#END"]}
     refused(save, "after the end of the forced draw order")
+
+
+def _retyped(change: Any, name: str = "hs-6x-flock.jcz", path: Path = OWN) -> Any:
+    save = copy.deepcopy(load(path / name))
+    change(save)
+    return save
+
+
+@pytest.mark.parametrize("change,words", [
+    (lambda s: s["players"][1].update(name=10 ** 30),
+     "players[1].name: the player name is the number 100000000000... (31 digits), not text"),
+    (lambda s: s["players"][0].update(name=["Alice"]), "players[0].name: the player name is "
+     "the list ['Alice'], not text"),
+    (lambda s: s.update(gameId=7), "gameId: gameId is the number 7, not text"),
+    (lambda s: s["setup"]["rules"].update({"tiny-city-scoring": 2}),
+     "rule tiny-city-scoring 2 is not understood"),
+    (lambda s: s["replay"][7]["payload"].update(meepleId=0), "the meepleId is the number 0"),
+    (lambda s: s["replay"][1]["payload"]["pointer"].update(location=5),
+     "the pointer's location is the number 5, not text"),
+    (lambda s: s.update(test={"assertions": [5]}),
+     "test.assertions[0]: the assertion is the number 5, not text"),
+])
+def test_values_of_the_wrong_type_are_refused_not_coerced(change: Any, words: str) -> None:
+    """A number is never a name, nor a list kept as its repr (issue 29): refused, where."""
+    refused(_retyped(change), words)
+
+
+def test_4x_slots_of_the_wrong_type_are_refused() -> None:
+    def nickname(save: Any) -> None:
+        save["slots"][0]["nickname"] = 42
+    refused(_retyped(nickname, "basic/scoring.jcz", MIT), "slots[0].nickname: the player "
+            "name is the number 42, not text")
+
+    def serial(save: Any) -> None:
+        save["slots"][1]["serial"] = "2"
+    refused(_retyped(serial, "basic/scoring.jcz", MIT), "slots[1].serial: the serial is the "
+            "text '2', not a whole number")

@@ -17,6 +17,7 @@ verifying an import also audits the source's arithmetic.
 
 from __future__ import annotations
 
+import reprlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
@@ -105,6 +106,26 @@ def shape_error(exc: Exception) -> str:
     """A refusal's message for a value of the wrong shape."""
     return (f"a value does not have the shape the format gives it "
             f"({type(exc).__name__}: {str(exc)[:120]})")
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlist, _SHORT.maxdict = \
+    2, 40, 40, 4, 4
+
+
+def a_value(value: Any) -> str:
+    """A JSON value as a refusal names it: its type and a short view of it ("the number
+    10000000000... (31 digits)", "the list ['x']")."""
+    kinds = {bool: "the boolean", int: "the number", float: "the number", str: "the text",
+             list: "the list", dict: "the object", type(None): "null"}
+    kind = kinds.get(type(value), type(value).__name__)
+    if value is None:
+        return kind
+    if type(value) is int and abs(value) >= 10 ** 30:
+        if abs(value) >= 10 ** 4000:  # str() refuses beyond 4,300 digits
+            return f"{kind} with more than 4000 digits"
+        return f"{kind} {str(value)[:12]}... ({len(str(abs(value)))} digits)"
+    return f"{kind} {_SHORT.repr(value)}"
 
 
 def importers() -> list[Importer]:

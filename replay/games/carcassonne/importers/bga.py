@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
-from ....core.importing import SHAPE_ERRORS, Imported, Importer, Problems, shape_error
+from ....core.importing import SHAPE_ERRORS, Imported, Importer, Problems, a_value, shape_error
 from . import bga_tables as T
 from .bga_output import build_log
 
@@ -96,7 +96,7 @@ class _Reader:
             return int(value)
         if value is None:
             raise self.refuse("truncated", f"{what}: no {key!r}")
-        raise self.refuse("number", f"{what}: {key} {value!r} is not a whole number")
+        raise self.refuse("number", f"{what}: {key} is {a_value(value)}, not a whole number")
 
     def player_id(self, args: dict[str, Any], key: str, what: str) -> str:
         return str(self.number(args, key, what))
@@ -313,7 +313,8 @@ class _Reader:
                 return
             value = sum(int(v) for v in items)
         winners = args.get("winners")
-        owed = {str(w) for w in winners} if isinstance(winners, list) else set()
+        owed = {self.player_id({"winner": w}, "winner", "realizationAchieved")
+                for w in winners} if isinstance(winners, list) else set()
         self.pending.append((owed, value, self.where))
 
 
@@ -377,7 +378,7 @@ def walk(reader: _Reader, packets: list[Any]) -> str | None:
             reader.warn("packet-order", f"packet id {pid} appears twice")
         last_id = pid
         if table_id is None and packet.get("table_id") is not None:
-            table_id = str(packet["table_id"])
+            table_id = _table_id(reader, packet["table_id"])
         for n, note in enumerate(packet["data"], 1):
             reader.where = f"packet {pid}, notification {n}"
             if not isinstance(note, dict) or not isinstance(note.get("type"), str):
@@ -406,9 +407,20 @@ def walk(reader: _Reader, packets: list[Any]) -> str | None:
     return table_id
 
 
+def _table_id(reader: _Reader, value: Any) -> str:
+    """A packet's ``table_id``: text or a whole number (BGA writes both), never coerced."""
+    if isinstance(value, str) and value.strip():
+        return value[:100]
+    if type(value) is int and abs(value) < 10 ** 30:
+        return str(value)
+    raise reader.refuse("type", f"table_id is {a_value(value)}, not a table number")
+
+
 def _remember_name(reader: _Reader, args: dict[str, Any]) -> None:
     """The first ``player_name`` a notification gives with a ``player_id``."""
     pid, name = args.get("player_id"), args.get("player_name")
+    if name is not None and not isinstance(name, str):
+        raise reader.refuse("type", f"player_name is {a_value(name)}, not text")
     if isinstance(name, str) and (_is_int_text(pid) or type(pid) is int):
         reader.names.setdefault(str(int(pid)), name)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ....core.importing import a_value
 from . import bga_tables as T
 
 if TYPE_CHECKING:
@@ -87,7 +88,8 @@ def _seating(reader: _Reader) -> list[str]:
 def _names(reader: _Reader, ids: list[str]) -> dict[str, str]:
     """Distinct names: the result's, else those the notifications give, else the player ids."""
     given = dict(reader.names)
-    for row in reader.result or []:
+    for k, row in enumerate(reader.result or []):
+        _text(reader, row, "name", k)
         if isinstance(row.get("name"), str):
             given[str(reader.player_id(row, "player", "result"))] = row["name"]
     names: dict[str, str] = {}
@@ -106,11 +108,20 @@ def _names(reader: _Reader, ids: list[str]) -> dict[str, str]:
 
 def _colours(reader: _Reader) -> dict[str, str]:
     colours: dict[str, str] = {}
-    for row in reader.result or []:
-        hexa = str(row.get("color", "")).lower().lstrip("#")
+    for k, row in enumerate(reader.result or []):
+        hexa = (_text(reader, row, "color", k) or "").lower().lstrip("#")
         if hexa in T.COLOURS:
             colours[reader.player_id(row, "player", "result")] = T.COLOURS[hexa]
     return colours
+
+
+def _text(reader: _Reader, row: dict[str, Any], key: str, k: int) -> str | None:
+    """``row[key]`` of the result's row ``k``: text or absent, never coerced."""
+    value = row.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise reader.problems.refuse("type", f"{key} is {a_value(value)}, not text",
+                                 f"{reader.result_where}, result[{k}].{key}")
 
 
 def _claims(reader: _Reader, log: dict[str, Any], ids: list[str],

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ....core.importing import SHAPE_ERRORS, Imported, Importer, Problems, shape_error
+from ....core.importing import SHAPE_ERRORS, Imported, Importer, Problems, a_value, shape_error
 from . import jcz_replay, jcz_setup
 from .jcz_sheep import Flocks, Generator, is_random, jcz_bag
 from .jcz_tiles import JczTile, MaskError, foreign_set, location_at, normalise_id, tile_map
@@ -122,7 +122,8 @@ class _Reader:
         problems = self.problems
         if old:
             pack = (v.get("annotations") or {}).get("tilePack") or {}
-            if pack and not str(pack.get("className", "")).endswith("ForcedDrawTilePack"):
+            name = pack.get("className", "")
+            if pack and not (isinstance(name, str) and name.endswith("ForcedDrawTilePack")):
                 raise problems.refuse("tile-pack", f"tile pack {pack.get('className')!r} is "
                                       "not understood", "annotations.tilePack")
             params = pack.get("params") or {}
@@ -240,8 +241,12 @@ class _Reader:
         problems = self.problems
         assert turn.action is not None
         pay, where = turn.action.payload, turn.where(turn.action)
-        parts = str(pay.get("meepleId", "")).split(".")
-        if len(parts) != 3 or not parts[0].isdigit():
+        meeple = pay.get("meepleId")
+        if not isinstance(meeple, str):
+            raise problems.refuse("type", f"the meepleId is {a_value(meeple)}, not text",
+                                  where)
+        parts = meeple.split(".")
+        if len(parts) != 3 or not parts[0].isdigit() or len(parts[0]) > 3:
             raise problems.refuse("bad-message", f"meepleId {pay.get('meepleId')!r} is not "
                                   "<player>.<kind>.<n>", where)
         kind = KINDS.get(parts[1])
@@ -265,10 +270,13 @@ class _Reader:
         if not isinstance(ptr, dict) or ptr.get("position") != [move["x"], move["y"]]:
             raise problems.refuse("bad-pointer", "the meeple is not put on the tile just "
                                   "placed", where)
-        feature = ptr.get("feature")
+        feature, location = ptr.get("feature"), ptr.get("location", "")
+        for key, given in (("feature", feature), ("location", location)):
+            if given is not None and not isinstance(given, str):
+                raise problems.refuse("type", f"the pointer's {key} is {a_value(given)}, not "
+                                      "text", where)
         try:
-            at = location_at(tile.tile, move["rotation"], str(ptr.get("location", "")),
-                             feature if isinstance(feature, str) else None)
+            at = location_at(tile.tile, move["rotation"], location or "", feature)
         except MaskError as exc:
             raise problems.refuse("bad-mask", str(exc), where) from None
         return {"at": at} if kind == "follower" else {"kind": kind, "at": at}
@@ -373,8 +381,15 @@ class _Reader:
         if not isinstance(test, dict):
             return
         scores: dict[str, int] = {}
-        for k, text in enumerate(test.get("assertions") or []):
-            m = ASSERTION.match(str(text))
+        assertions = test.get("assertions") or []
+        if not isinstance(assertions, list):
+            raise self.problems.refuse("type", f"the assertions are {a_value(assertions)}, "
+                                       "not a list", "test.assertions")
+        for k, text in enumerate(assertions):
+            if not isinstance(text, str):
+                raise self.problems.refuse("type", f"the assertion is {a_value(text)}, not "
+                                           "text", f"test.assertions[{k}]")
+            m = ASSERTION.match(text)
             if m is None or m.group(1) not in self.names:
                 self.problems.warn("assertion", f"assertion {text!r} has no log counterpart",
                                    f"test.assertions[{k}]")
@@ -393,8 +408,11 @@ class _Reader:
         v = self.value
         meta: dict[str, Any] = {"source": "JCloisterZone", "source_format": self.problems.format}
         for key in ("appVersion", "gameId", "name", "created"):
-            if isinstance(v.get(key), str | int) and not isinstance(v.get(key), bool):
-                meta[key] = str(v[key])[:1000]
+            value = v.get(key)
+            if value is not None and not isinstance(value, str):
+                raise self.problems.refuse("type", f"{key} is {a_value(value)}, not text", key)
+            if value is not None:
+                meta[key] = value[:1000]
         return meta
 
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....core.importing import Problems
+from ....core.importing import Problems, a_value
 from .. import CARCASSONNE
 
 SET_NAMES = {"basic": "", "inns-and-cathedrals": "inns-cathedrals",
@@ -220,11 +220,11 @@ def _elements_5x(h: Header, elements: dict[str, Any], problems: Problems) -> Non
 
 
 def _rules_5x(h: Header, rules: dict[str, Any], on: set[str], problems: Problems) -> None:
-    tiny = str(rules.get("tiny-city-scoring", "4"))
+    tiny = rules.get("tiny-city-scoring", "4")  # text in JCZ: the number 2 is refused
     if tiny not in ("2", "4"):
         raise problems.refuse("rule", f"rule tiny-city-scoring {tiny!r} is not understood",
                               "setup.rules")
-    h.options["small_city"] = int(tiny)
+    h.options["small_city"] = 2 if tiny == "2" else 4
     h.options["farm_scoring"] = "per-field"
     hill = rules.get("hill-tiebreaker", "at-least-one-follower")
     if hill not in ("at-least-one-follower", "number-of-followers"):
@@ -277,9 +277,29 @@ def _finish(h: Header, sets: dict[str, int], on: set[str], problems: Problems,
                               f"refused if {when}", where)
 
 
-def _serial(slot: dict[str, Any]) -> int:
-    serial = slot.get("serial")
-    return serial if isinstance(serial, int) else 0
+def _name(value: Any, where: str, problems: Problems) -> str:
+    """A player's name: text, or "" when absent; any other type is refused, not coerced."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise problems.refuse("type", f"the player name is {a_value(value)}, not text",
+                              where)
+    return value
+
+
+def _slots(slots: list[Any], problems: Problems) -> list[str]:
+    """4.x: the nicknames of the seated slots, by ``serial``."""
+    seated: list[tuple[int, str]] = []
+    for i, slot in enumerate(slots):
+        if not isinstance(slot, dict) or slot.get("nickname") is None:
+            continue
+        serial = slot.get("serial") or 0
+        if type(serial) is not int:
+            raise problems.refuse("type", f"the serial is {a_value(serial)}, not a whole "
+                                  "number", f"slots[{i}].serial")
+        seated.append((serial, _name(slot["nickname"], f"slots[{i}].nickname", problems)))
+    seated.sort(key=lambda s: s[0])
+    return [name for _, name in seated]
 
 
 def players(value: dict[str, Any], old: bool, header: Header,
@@ -289,14 +309,13 @@ def players(value: dict[str, Any], old: bool, header: Header,
         slots = value.get("slots")
         if not isinstance(slots, list):
             raise problems.refuse("truncated", "the save lists no slots", "slots")
-        seated = [s for s in slots if isinstance(s, dict) and s.get("nickname") is not None]
-        seated.sort(key=_serial)
-        names = [str(s["nickname"]) for s in seated]
+        names = _slots(slots, problems)
     else:
         raw = value.get("players")
         if not isinstance(raw, list) or not all(isinstance(p, dict) for p in raw):
             raise problems.refuse("truncated", "the save lists no players", "players")
-        names = [str(p.get("name") or "") for p in raw]
+        names = [_name(p.get("name"), f"players[{i}].name", problems)
+                 for i, p in enumerate(raw)]
     game = CARCASSONNE
     if len(names) < game.min_players:
         raise problems.refuse("solo", f"a game of {len(names)} player(s): logs need "
