@@ -6,7 +6,8 @@ The web app, each test on a database of its own in its temporary directory:
   minute, 50 games a page, ...), changed for a module by ``pytestmark =
   pytest.mark.app_config(RATE_LIMIT=None)``, or for one test by the same mark on it (the
   test's mark wins over the module's, key by key);
-* ``client``: ``app.test_client()``;
+* ``client``: ``app.test_client()``; every test client of these apps posts as the app's own
+  pages do (``Origin: http://localhost``, see ``web/guard.py``);
 * ``make_app(**config)``: more apps, for a test that needs several or other settings; each on
   the test's ``games.db`` unless ``config`` names a ``DATABASE``.
 """
@@ -29,6 +30,15 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "app_config(**settings): settings of the `app` fixture (tests/conftest.py)")
 
 
+class SameOriginClient(FlaskClient):
+    """A test client whose requests come from the app's own pages (their ``Origin``), as a
+    browser's do: forms posted without one are refused (``web.guard``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.environ_base["HTTP_ORIGIN"] = "http://localhost"
+
+
 @pytest.fixture
 def make_app(tmp_path: Path) -> Callable[..., Flask]:
     """``make_app(**config)``: a web app with ``config`` over ``create_app``'s defaults, on
@@ -36,7 +46,9 @@ def make_app(tmp_path: Path) -> Callable[..., Flask]:
 
     def make(**config: Any) -> Flask:
         config.setdefault("DATABASE", str(tmp_path / "games.db"))
-        return create_app(config)
+        made = create_app(config)
+        made.test_client_class = SameOriginClient
+        return made
 
     return make
 

@@ -61,3 +61,24 @@ def test_storage_faults_are_told_from_bugs() -> None:
     assert store.storage_fault(OSError(30, "Read-only file system")) == "read-only"
     assert store.storage_fault(sqlite3.OperationalError("no such table: x")) is None
     assert store.storage_fault(ValueError("x")) is None
+
+
+def test_cross_site_posts_are_refused(app: Flask) -> None:
+    client = app.test_client()
+    plain = client.post("/api/games", data=LOG, content_type="text/plain")
+    assert plain.status_code == 415 and plain.is_json
+    assert "application/json" in plain.get_json()["error"]["message"]
+    form = client.post("/api/games", data={"log": LOG.decode()})  # a form aimed at the API
+    assert form.status_code == 415
+    elsewhere = {"Origin": "https://evil.example"}
+    assert client.post("/api/games", data=LOG, headers=elsewhere).status_code == 403
+    assert client.post("/upload", data={"log": LOG.decode()}, headers=elsewhere).status_code \
+        == 403
+    bare = app.test_client()
+    bare.environ_base.pop("HTTP_ORIGIN")
+    assert bare.post("/upload", data={"log": LOG.decode()}).status_code == 403  # no check
+    assert bare.post("/upload", data={"log": LOG.decode()}, headers={
+        "Referer": "http://localhost/upload"}).status_code == 303
+    assert bare.post("/api/games", data=OTHER).status_code == 201  # a script: no type or Origin
+    assert client.post("/upload", data={"log": OTHER.decode()}).status_code == 303
+    assert client.get("/api/games").get_json()["total"] == 2

@@ -23,6 +23,7 @@ from replay.core.json_input import MAX_BYTES
 
 from . import api, db, errors, views
 from .games import Cache
+from .guard import check_origin
 
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
        "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
@@ -50,6 +51,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     errors.register(app)
     app.before_request(_start)
+    app.before_request(check_origin)  # cross-site posts: 415 / 403 (web.guard)
     app.after_request(_headers)
     app.wsgi_app = _BufferUnsized(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]))  # type: ignore[method-assign]
     return app
