@@ -19,13 +19,14 @@ the file system); an archive entry or a JSON Lines line carries its ``data``.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
+import stat
 import tarfile
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO
 
 from ..core.json_input import MAX_BYTES
@@ -85,20 +86,60 @@ def clean(name: str) -> str:
 
 def walk(sources: Iterable[str], limits: Limits = DEFAULT_LIMITS) -> Iterator[Item]:
     """Every game of ``sources`` in order: a named file whatever its ending, a directory's
-    log files, archives and JSON Lines files (recursively, sorted by name)."""
-    for src in sources:
-        p = Path(src)
-        if p.is_dir():
-            for root, dirs, files in os.walk(p):
-                dirs.sort()
-                for f in sorted(files):
-                    full = os.path.join(root, f)
-                    if kind(f) is not None:
-                        yield from _file(full, kind(f) or "log", limits)
-        elif p.exists():
-            yield from _file(src, kind(src) or "log", limits)
+    log files, archives and JSON Lines files (recursively, sorted by name). Only regular
+    files are opened: a FIFO, a socket, a device or a link in a loop is an unreadable item
+    (``not_regular``), and links to directories are not followed."""
+    for path, what, error in files(sources):
+        if error is not None:
+            yield Item(clean(path), error=error)
         else:
-            yield Item(clean(src), error="no such file or directory")
+            yield from _file(path, what, limits)
+
+
+def files(sources: Iterable[str]) -> Iterator[tuple[str, str, str | None]]:
+    """The files ``walk`` reads, in its order: (path, kind, why it is not read or None)."""
+    for src in sources:
+        if os.path.isdir(src):
+            errors: list[OSError] = []
+            for root, dirs, names in os.walk(src, onerror=errors.append):
+                dirs.sort()
+                while errors:
+                    exc = errors.pop(0)
+                    yield (exc.filename or root, "log",
+                           f"cannot read the directory: {exc.strerror or exc}")
+                for f in sorted(names):
+                    what = kind(f)
+                    if what is not None:
+                        full = os.path.join(root, f)
+                        yield (full, what, not_regular(full))
+            for exc in errors:
+                yield (exc.filename or src, "log",
+                       f"cannot read the directory: {exc.strerror or exc}")
+        elif os.path.lexists(src):
+            yield (src, kind(src) or "log", not_regular(src))
+        else:
+            yield (src, "log", "no such file or directory")
+
+
+_TYPES = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"), (stat.S_ISDIR, "a directory"))
+
+
+def not_regular(path: str) -> str | None:
+    """Why ``path`` is not opened (None: a regular file, or a link to one): a FIFO, a socket
+    or a device would block or never end, a link in a loop leads nowhere."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "link loop (symbolic links that lead back to one another); not read"
+        if os.path.islink(path) and exc.errno == errno.ENOENT:
+            return "a symbolic link to nothing (no such file); not read"
+        return f"cannot read: {exc.strerror or exc}"
+    if stat.S_ISREG(mode):
+        return None
+    what = next((name for test, name in _TYPES if test(mode)), "a special file")
+    return f"not a regular file ({what}); not read"
 
 
 def _file(path: str, what: str, limits: Limits) -> Iterator[Item]:
@@ -270,24 +311,19 @@ def count(sources: Iterable[str], limits: Limits = DEFAULT_LIMITS) -> int | None
     """About how many items ``walk`` gives (for a progress bar's ETA), reading no log: None
     when a source would take long to count (a compressed tar)."""
     n = 0
-    for src in sources:
-        p = Path(src)
-        names: Iterable[str] = ((os.path.join(r, f) for r, _, fs in os.walk(p) for f in fs)
-                                if p.is_dir() else [src])
-        for f in names:
-            what = kind(f) or ("log" if f == src else None)
-            try:
-                if what == "log":
-                    n += 1
-                elif what == "lines":
-                    with open(f, "rb") as fh:
-                        while block := fh.read(1 << 20):
-                            n += block.count(b"\n")
-                elif what == "zip":
-                    with zipfile.ZipFile(f) as z:
-                        n += sum(1 for i in z.infolist() if kind(i.filename) == "log")
-                elif what == "tar":
-                    return None
-            except (OSError, zipfile.BadZipFile, ValueError):
+    for f, what, error in files(sources):
+        try:
+            if error is not None or what == "log":
                 n += 1
+            elif what == "lines":
+                with open(f, "rb") as fh:
+                    while block := fh.read(1 << 20):
+                        n += block.count(b"\n")
+            elif what == "zip":
+                with zipfile.ZipFile(f) as z:
+                    n += sum(1 for i in z.infolist() if kind(i.filename) == "log")
+            elif what == "tar":
+                return None
+        except (OSError, zipfile.BadZipFile, ValueError):
+            n += 1
     return n
