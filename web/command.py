@@ -9,6 +9,7 @@ its factory of commands (description, examples, numbering).
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -72,7 +73,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config: dict[str, Any] = {"DATABASE": args.db, "RATE_LIMIT": args.rate_limit}
     if args.debug:
         from .app import create_app
+        from .server import open_library
 
+        problem = open_library(args.db)
+        if problem is not None:
+            print(problem, file=sys.stderr)
+            return 2
         app = create_app(config)
         app.run(host=args.host, port=args.port, debug=True, use_reloader=False, threaded=True)
         return 0

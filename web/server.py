@@ -10,17 +10,24 @@ that reason; we want ``./run`` safe on its own. Waitress is pure Python with no 
 Waitress serves from one process, and the engine's work is CPU-bound Python (one core per
 process), so ``serve`` forks ``processes`` children that accept on one socket (the kernel hands
 each connection to one of them); the parent applies the database migrations first, restarts a
-child that dies, and stops them all on SIGINT or SIGTERM.
+child that dies, and stops them all on SIGINT or SIGTERM. A child ends when its parent dies,
+even by SIGKILL (``PR_SET_PDEATHSIG`` on Linux, else a thread watching the parent's pid), so
+that no orphan keeps the port. A start-up failure (the port in use, the library unreadable or
+its disk full) is a message naming its cause and the port or file, and exit status 2.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import errno
 import logging
 import os
 import signal
 import socket
+import sqlite3
 import sys
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -59,12 +66,39 @@ def run_child(sock: socket.socket, config: Mapping[str, Any], settings: Settings
                    expose_tracebacks=False, _quiet=True)
 
 
-def serve(config: Mapping[str, Any], settings: Settings) -> int:
-    """Listen on ``settings.host:port`` and serve until SIGINT/SIGTERM; 0 on a clean stop."""
-    from .db import migrate
+def open_library(path: str) -> str | None:
+    """Migrate the library at ``path``; None when it is ready, else what is wrong with it (a
+    message naming the file and the cause)."""
+    from replay.library.store import migrate, storage_fault
 
-    migrate(str(config.get("DATABASE", "games.db")))
-    sock = socket.create_server((settings.host, settings.port), backlog=1024)
+    try:
+        migrate(path)
+    except (sqlite3.Error, OSError) as exc:
+        why = storage_fault(exc)
+        cause = f"its disk is {'full' if why == 'disk full' else why}" if why else str(exc)
+        return f"serve: cannot open the library {os.path.abspath(path)}: {cause}"
+    return None
+
+
+def listen(host: str, port: int) -> socket.socket | str:
+    """The listening socket, or what is wrong (a message naming the port)."""
+    try:
+        return socket.create_server((host, port), backlog=1024)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            return (f"serve: port {port} is in use (another server listens on {host}:{port}); "
+                    "stop it or choose another port with --port")
+        return f"serve: cannot listen on {host}:{port}: {exc.strerror or exc}"
+
+
+def serve(config: Mapping[str, Any], settings: Settings) -> int:
+    """Listen on ``settings.host:port`` and serve until SIGINT/SIGTERM; 0 on a clean stop, 2
+    when it cannot start (the message says why)."""
+    problem = open_library(str(config.get("DATABASE", "games.db")))
+    sock = listen(settings.host, settings.port) if problem is None else problem
+    if isinstance(sock, str):
+        print(sock, file=sys.stderr, flush=True)
+        return 2
     host, port = sock.getsockname()[:2]
     print(f"serving http://{host}:{port}/ with {settings.processes} process"
           f"{'es' * (settings.processes != 1)} of {settings.threads} threads "
@@ -80,12 +114,14 @@ def serve(config: Mapping[str, Any], settings: Settings) -> int:
 def _supervise(sock: socket.socket, config: Mapping[str, Any], settings: Settings) -> int:
     children: set[int] = set()
     stopping = False
+    parent = os.getpid()
 
     def start() -> None:
         pid = os.fork()
         if pid == 0:  # the child: default signals, serve, never return into the parent's code
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            end_with_parent(parent)
             code = 0
             try:
                 run_child(sock, config, settings)
@@ -126,3 +162,26 @@ def _supervise(sock: socket.socket, config: Mapping[str, Any], settings: Setting
         start()
     sock.close()
     return 0
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def end_with_parent(parent: int) -> None:
+    """Make this (forked) process end when ``parent`` dies, however it dies: the kernel sends
+    SIGTERM (``prctl(PR_SET_PDEATHSIG)``) on Linux; elsewhere a thread polls the parent's pid
+    every second."""
+    armed = False
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) == 0
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+    if not armed:
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(1.0)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+        threading.Thread(target=watch, name="parent-watch", daemon=True).start()
