@@ -105,7 +105,8 @@ def cmd_import(args: Namespace) -> int:
         try:
             imported = foreign(read_file(name))
         except ImportRefused as exc:
-            print(f"{name}: refused: {exc.message}", file=sys.stderr)
+            label = "" if exc.unsupported else "refused: "  # "unsupported: ..." says it
+            print(f"{name}: {label}{exc.message}", file=sys.stderr)
             for p in exc.problems:
                 if not p.fatal:
                     print(f"    {p.line()}", file=sys.stderr)

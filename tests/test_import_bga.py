@@ -343,7 +343,12 @@ def test_refusals_name_what_and_where(change: Callable[[Any], None], code: str, 
     assert fatal.fatal and fatal.code == code, fatal
     assert words in fatal.message
     assert fatal.where == where
-    assert exc.message.startswith(f"Board Game Arena log: {where}: ")
+    if code in ("tile-type", "ptype", "portal"):  # expansion content: not a malformed log
+        assert exc.unsupported and exc.message.startswith("unsupported: this log uses ")
+        assert f"(Board Game Arena log, {where}: " in exc.message
+    else:
+        assert not exc.unsupported
+        assert exc.message.startswith(f"Board Game Arena log: {where}: ")
 
 
 def test_skipped_turn_is_refused() -> None:

@@ -113,3 +113,38 @@ def test_a_board_game_arena_log_goes_where_a_log_goes(app: Flask) -> None:
     created = app.test_client().post("/api/games", data=path.read_bytes())
     assert created.status_code == 201
     assert created.get_json()["source_format"] == "Board Game Arena log"
+
+
+TRADERS = JCZ / "traders_and_builders" / "tradeGoodsScoring.jcz"
+UNSUPPORTED = ("unsupported: this save uses Traders & Builders; this service plays "
+               "Carcassonne: the base game, Inns & Cathedrals and Hills & Sheep")
+
+
+def test_an_unsupported_expansion_is_not_a_malformed_file(app: Flask) -> None:
+    """verify, import, the API and the upload page say what the save uses and what the
+    service plays (exit 2 / 400), not "unreadable" nor "Schema error at /" (issue 29)."""
+    from replay.cli import main
+
+    err = io.StringIO()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sys, "stdout", err)
+        assert main(["verify", str(TRADERS)]) == 2
+        mp.setattr(sys, "stderr", err)
+        assert main(["import", str(TRADERS)]) == 2
+    lines = err.getvalue().splitlines()
+    assert f"(JCloisterZone 4.x save, 3 import problems): {UNSUPPORTED} (" in lines[0]
+    assert f"tradeGoodsScoring.jcz: {UNSUPPORTED} (JCloisterZone 4.x save, " in lines[1]
+    assert "unreadable" not in err.getvalue() and ": refused: " not in err.getvalue()
+    client = app.test_client()
+    data = TRADERS.read_bytes()
+    api = client.post("/api/games", data=data, content_type="application/json")
+    assert api.status_code == 400
+    assert api.get_json()["error"]["message"].startswith(UNSUPPORTED)
+    checked = client.post("/api/verify", data=data, content_type="application/json")
+    assert checked.get_json()["error"]["message"].startswith(UNSUPPORTED)
+    form = client.post("/upload", data={"file": (io.BytesIO(data), "t.jcz")},
+                       content_type="multipart/form-data")
+    page = form.data.decode()
+    assert form.status_code == 400 and "Schema error" not in page
+    assert UNSUPPORTED.replace("&", "&amp;") in page
+    assert "unsupported: " in (ROOT / "web" / "static" / "upload.js").read_text()

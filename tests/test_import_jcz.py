@@ -253,20 +253,24 @@ def test_messages_of_no_players_choice_are_accepted_from_anyone() -> None:
 def test_unsupported_expansion_content() -> None:
     save = own()
     save["replay"].insert(4, {"type": "PLACE_TOKEN", "payload": {}, "player": 1})
-    refused(save, "PLACE_TOKEN")
+    plays = "; this service plays Carcassonne: the base game, "
+    assert refused(save, "unsupported: this save uses tokens (Tunnel", plays,
+                   "PLACE_TOKEN").unsupported
     save = own("base-54-end-turn.jcz")
     save["replay"][1]["payload"]["meepleId"] = "0.abbot.1"
-    refused(save, "figure 'abbot'")
+    assert refused(save, "unsupported: this save uses the figure 'abbot' of an expansion",
+                   plays, "figure 'abbot'").unsupported
     save = own("base-54-end-turn.jcz")
     save["setup"]["sets"]["basic:2"] = 1
     del save["setup"]["sets"]["basic"]
-    refused(save, "edition 2")
+    assert refused(save, "unsupported: this save uses edition 2 of the set basic",
+                   "edition 2").unsupported
     save = own("base-54-end-turn.jcz")
     save["setup"]["elements"]["king"] = True
-    refused(save, "king")
+    assert refused(save, "unsupported: this save uses the king", "king").unsupported
     save = own("base-54-end-turn.jcz")
     save["setup"]["start"][0]["tile"] = "BA/RFr"
-    refused(save, "start")
+    assert not refused(save, "start").unsupported  # a malformed save, not an expansion
     save = own("base-54-end-turn.jcz")
     save["gameAnnotations"]["drawOrder"][0] = "IC/Cccc.c"
     save["replay"][0]["payload"]["tileId"] = "IC/Cccc.c"

@@ -43,14 +43,25 @@ class Problem:
                 "fatal": self.fatal}
 
 
-class ImportRefused(LogFormatError):
-    """A foreign file that cannot become a log: the fatal problem first, then the others."""
+UNSUPPORTED = "unsupported: "
+"""How the message of a game the service does not play begins (an expansion the importer
+cannot carry): not a malformed file. ``verify`` and the upload page show it as it is."""
 
-    def __init__(self, fmt: str, problems: list[Problem]) -> None:
+
+class ImportRefused(LogFormatError):
+    """A foreign file that cannot become a log: the fatal problem first, then the others.
+
+    ``unsupported`` (e.g. "this save uses X; this service plays Y") marks a well-formed game of
+    something the service does not play; the message then starts with ``UNSUPPORTED``."""
+
+    def __init__(self, fmt: str, problems: list[Problem], unsupported: str | None = None) -> None:
         fatal = next((p for p in problems if p.fatal), problems[0])
-        super().__init__(f"{fmt}: {fatal.line()}", "")
+        message = f"{fmt}: {fatal.line()}" if unsupported is None else \
+            f"{UNSUPPORTED}{unsupported} ({fmt}, {fatal.line()})"
+        super().__init__(message, "")
         self.format = fmt
         self.problems = problems
+        self.unsupported = unsupported is not None
 
     def __str__(self) -> str:
         return self.message  # the whole file is refused: no JSON path to show
@@ -80,6 +91,12 @@ class Problems:
         """A problem the import cannot go past: ``raise problems.refuse(...)``."""
         self.items.append(Problem(code, message, where, fatal=True))
         return ImportRefused(self.format, self.items)
+
+    def unsupported(self, code: str, message: str, where: str, headline: str) -> ImportRefused:
+        """A game the service does not play (an expansion): ``raise problems.unsupported(...)``
+        with the ``headline`` people read first ("this save uses X; this service plays Y")."""
+        self.items.append(Problem(code, message, where, fatal=True))
+        return ImportRefused(self.format, self.items, headline)
 
 
 class Importer(ABC):

@@ -186,6 +186,8 @@ class Report:
                 return f"{self.source}: {e.message}"
             if e.path is not None:  # "": the whole file, named by the message
                 where = f"{e.path}: " if e.path else ""
+                if not e.path and e.message.startswith("unsupported: "):  # an import refused:
+                    return f"{self.source}: {e.message}"  # a game not played, not unreadable
                 return f"{self.source}: unreadable: {where}{e.message}"
             notes = [e.player] if e.player else []
             if e.move is not None:

@@ -25,7 +25,9 @@
   function describe(r, name) {
     const e = r.error;
     const what = name ? name + ": " : "";
-    if (e && e.path !== null && e.path !== undefined) {
+    if (e && /^unsupported: /.test(e.message || "")) {  // a game this service does not play
+      show("bad", what + e.message);
+    } else if (e && e.path !== null && e.path !== undefined) {
       show("bad", what + "Schema error at " + (e.path || "/") + ": " + e.message);
     } else if (e) {
       // move N is the N-th move of the log (its JSON entry /moves/N-1), as in the viewer

@@ -32,6 +32,7 @@ from typing import Any, TypeGuard
 
 from ....core.importing import SHAPE_ERRORS, Imported, Importer, Problems, a_value, shape_error
 from . import bga_tables as T
+from . import uses_bga
 from .bga_output import build_log
 
 FORMAT = "Board Game Arena log"
@@ -104,8 +105,10 @@ class _Reader:
     def tile_of(self, bga_type: int | None, tile_id: int | None, what: str) -> tuple[int, str]:
         """(type, letter) of a tile named by type and/or id; refuses unknown or mismatched."""
         if bga_type is not None and bga_type not in T.TYPES:
-            raise self.refuse("tile-type", f"{what}: tile type {bga_type} is not a base-game "
-                              "type (1-24): expansion tiles cannot be imported")
+            raise self.problems.unsupported(
+                "tile-type", f"{what}: tile type {bga_type} is not a base-game type (1-24): "
+                "expansion tiles cannot be imported", self.where,
+                uses_bga(f"a tile of an expansion (tile type {bga_type})"))
         by_id = None
         if tile_id is not None:
             by_id = T.letter_of_id(tile_id)
@@ -256,11 +259,16 @@ class _Reader:
             raise self.refuse("partisan-player", "playPartisan by another player than the one "
                               "who placed the tile")
         ptype = args.get("ptype", "normal")
+        if not isinstance(ptype, str):
+            raise self.refuse("type", f"playPartisan: ptype is {a_value(ptype)}, not text")
         if ptype != "normal":
-            raise self.refuse("ptype", f"playPartisan: ptype {ptype!r} is not 'normal' "
-                              "(an expansion figure)")
+            raise self.problems.unsupported(
+                "ptype", f"playPartisan: ptype {ptype[:40]!r} is not 'normal' (an expansion "
+                "figure)", self.where, uses_bga(f"an expansion figure (ptype {ptype[:40]!r})"))
         if args.get("portal") not in (None, 0, "0", False, ""):
-            raise self.refuse("portal", "playPartisan through a magic portal (expansion)")
+            raise self.problems.unsupported(
+                "portal", "playPartisan through a magic portal (expansion)", self.where,
+                uses_bga("a magic portal (Princess & Dragon)"))
         target = args.get("type")
         if target not in T.KIND_OF_TARGET:
             raise self.refuse("spot", f"playPartisan: type {target!r} is not city, road, "

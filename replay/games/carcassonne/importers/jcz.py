@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from ....core.importing import SHAPE_ERRORS, Imported, Importer, Problems, a_value, shape_error
-from . import jcz_replay, jcz_setup
+from . import jcz_replay, jcz_setup, uses_jcz
 from .jcz_sheep import Flocks, Generator, is_random, jcz_bag
 from .jcz_tiles import JczTile, MaskError, foreign_set, location_at, normalise_id, tile_map
 
@@ -149,8 +149,9 @@ class _Reader:
         if found is None:
             other = foreign_set(jid)
             if other is not None:
-                raise self.problems.refuse("unsupported-tile", f"tile {raw} belongs to {other}, "
-                                           "which the project lacks", where)
+                raise self.problems.unsupported("unsupported-tile", f"tile {raw} belongs to "
+                                                f"{other}, which the project lacks", where,
+                                                uses_jcz(other))
             raise self.problems.refuse("unknown-tile", f"unknown tile id {raw!r}", where)
         if found.expansion and found.expansion not in self.setup.expansions:
             raise self.problems.refuse("unsupported-tile", f"tile {raw} of {found.expansion}, "
@@ -251,8 +252,9 @@ class _Reader:
                                   "<player>.<kind>.<n>", where)
         kind = KINDS.get(parts[1])
         if kind is None:
-            raise problems.refuse("unsupported-figure", f"figure {parts[1]!r} is not supported "
-                                  "(only small, big and shepherd)", where)
+            raise problems.unsupported("unsupported-figure", f"figure {parts[1]!r} is not "
+                                       "supported (only small, big and shepherd)", where,
+                                       uses_jcz(f"the figure {parts[1]!r} of an expansion"))
         if int(parts[0]) != p:
             raise problems.refuse("other-meeple", f"meeple {pay['meepleId']} of player "
                                   f"{parts[0]} deployed in {self.names[p]}'s turn", where)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....core.importing import Problems
+from . import uses_jcz
 
 KNOWN = frozenset({"PLACE_TILE", "DEPLOY_MEEPLE", "PASS", "SHEPHERD_CONFIRM",
                    "FLOCK_EXPAND_OR_SCORE", "COMMIT", "UNDO", "GAME_OVER"})
@@ -115,8 +116,8 @@ def turns(msgs: list[Message], players: int, problems: Problems) -> tuple[list[T
         where = f"replay message {msg.index} (turn {len(out) + (cur is not None)})"
         if t not in KNOWN:
             what = FOREIGN.get(t, "an expansion the project lacks")
-            raise problems.refuse("unsupported-message", f"message {t} ({what}) is not "
-                                  "supported", where)
+            raise problems.unsupported("unsupported-message", f"message {t} ({what}) is not "
+                                       "supported", where, uses_jcz(f"{what} ({t} messages)"))
         if over:
             raise problems.refuse("order", f"{t} after GAME_OVER", where)
         if t == "GAME_OVER":

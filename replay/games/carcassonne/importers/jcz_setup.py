@@ -15,6 +15,7 @@ from typing import Any
 
 from ....core.importing import Problems, a_value
 from .. import CARCASSONNE
+from . import uses_jcz
 
 SET_NAMES = {"basic": "", "inns-and-cathedrals": "inns-cathedrals",
              "hills-and-sheep": "hills-sheep"}
@@ -176,8 +177,9 @@ def _sets_5x(h: Header, given: dict[str, Any], elements: dict[str, Any],
         ed = edition or ("2" if elements.get("garden") else "1")
         if name in SET_NAMES:
             if ed != "1":
-                raise problems.refuse("edition", f"set {key} (edition {ed}) adds tiles the "
-                                      "project lacks", "setup.sets")
+                raise problems.unsupported("edition", f"set {key} (edition {ed}) adds tiles "
+                                           "the project lacks", "setup.sets",
+                                           uses_jcz(f"edition {ed} of the set {name}"))
             if count != 1:
                 raise problems.refuse("set-count", f"set {key} is played {count} times; the "
                                       "project plays each set once", "setup.sets")
@@ -212,8 +214,9 @@ def _elements_5x(h: Header, elements: dict[str, Any], problems: Problems) -> Non
         if name in KNOWN_ELEMENTS or not v:
             continue
         if name in SILENT_ELEMENTS:
-            raise problems.refuse("element", f"element {name}: {SILENT_ELEMENTS[name]} is not "
-                                  "supported", "setup.elements")
+            raise problems.unsupported("element", f"element {name}: {SILENT_ELEMENTS[name]} "
+                                       "is not supported", "setup.elements",
+                                       uses_jcz(SILENT_ELEMENTS[name]))
         h.declared.append(name)
         problems.warn("unused-element", f"element {name} is not supported: the import is "
                       "refused if it is used", "setup.elements")
