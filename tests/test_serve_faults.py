@@ -1,10 +1,13 @@
 """``serve`` as an operator meets it on a bad day (issue 29): its parent process killed
-(SIGKILL) takes its workers with it, and a start-up failure names its cause and the port or
-file (exit 2), never "a bug"."""
+(SIGKILL) takes its workers with it, a start-up failure names its cause and the port or
+file (exit 2), never "a bug"; a body over the limit gets the app's 413, read by a client that
+sends it all before reading."""
 
 from __future__ import annotations
 
 import contextlib
+import http.client
+import json
 import os
 import re
 import signal
@@ -12,6 +15,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -91,3 +96,39 @@ def test_an_unreadable_library_is_a_clear_start_up_error(
     assert code == 2 and str(broken) in err and "not a database" in err
     assert serve({"DATABASE": str(tmp_path)}, Settings(port=0, processes=1)) == 2  # a directory
     assert str(tmp_path) in capsys.readouterr().err
+
+
+def test_a_body_over_the_limit_gets_the_apps_413(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "replay", "serve", "--host", "127.0.0.1", "--port", "0",
+         "--processes", "1", "--db", str(tmp_path / "games.db")],
+        cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", proc.stderr.readline())
+        assert found
+        base = f"http://127.0.0.1:{found.group(1)}"
+        big = b" " * (8 * 1024 * 1024)
+        # urllib sends the whole body before it reads the answer
+        request = urllib.request.Request(f"{base}/api/games", data=big, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=30)
+        assert refused.value.code == 413
+        assert json.loads(refused.value.read())["error"]["limit"] == 5 * 1024 * 1024
+        form = urllib.request.Request(f"{base}/upload", data=b"log=" + big, method="POST",
+                                      headers={"Origin": base})
+        with pytest.raises(urllib.error.HTTPError) as page:
+            urllib.request.urlopen(form, timeout=30)
+        assert page.value.code == 413 and b"<html" in page.value.read().lower()
+        conn = http.client.HTTPConnection("127.0.0.1", int(found.group(1)), timeout=30)
+        try:  # chunked: no length said
+            conn.request("POST", "/api/verify", body=iter([big[:4_000_000]] * 2),
+                         headers={"Content-Type": "application/json"}, encode_chunked=True)
+            answer = conn.getresponse()
+            assert answer.status == 413 and json.loads(answer.read())["error"]["code"] == 413
+        finally:
+            conn.close()
+    finally:
+        proc.kill()
+        proc.wait(5)

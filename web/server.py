@@ -46,24 +46,29 @@ class Settings:
     threads: int = 4  # requests handled at once per process; more wait, already read
     connection_limit: int = 200  # open connections per process
     channel_timeout: int = 30  # seconds a connection may stay silent (slow clients)
-    max_body: int = 6 * 1024 * 1024  # waitress's own cap; the app answers 413 above its limit
+    # a body over the app's limit is read (and dropped) up to this many bytes, so that the
+    # client reads the app's 413; past it the connection is closed after the answer
+    max_body: int = 32 * 1024 * 1024
 
 
 def run_child(sock: socket.socket, config: Mapping[str, Any], settings: Settings) -> None:
     """Serve the app on ``sock`` in this process until it is stopped."""
     import waitress
 
+    from replay.core.json_input import MAX_BYTES
+
     from .app import create_app
+    from .bodies import install
 
     # requests waiting for a thread are the design (threads cap the work at once), not news:
     # waitress would log a warning for each one
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     app = create_app(config)
+    bodies = install(int(app.config.get("MAX_CONTENT_LENGTH") or MAX_BYTES), settings.max_body)
     waitress.serve(app, sockets=[sock], threads=settings.threads,
                    connection_limit=settings.connection_limit,
-                   channel_timeout=settings.channel_timeout,
-                   max_request_body_size=settings.max_body, ident="carcassonne-replay",
-                   expose_tracebacks=False, _quiet=True)
+                   channel_timeout=settings.channel_timeout, ident="carcassonne-replay",
+                   expose_tracebacks=False, _quiet=True, **bodies)
 
 
 def open_library(path: str) -> str | None:
