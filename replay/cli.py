@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .cli_help import Progress, plural
 from .core.errors import IllegalMove, LogFormatError, ReplayError, TileSetError
 from .core.json_input import MAX_BYTES
+from .core.printable import printable
 from .core.verify import (
     EXIT_BROKEN_PIPE,
     EXIT_ILLEGAL,
@@ -80,9 +81,9 @@ def _verify_one(args: Namespace, name: str, tileset: TileSet | None) -> int:
     print(report.line(), file=sys.stderr if report.internal else sys.stdout)
     if args.verbose:
         for c in report.claims[1:]:
-            print(f"    also: {c.message}")
+            print(printable(f"    also: {c.message}"))
         for p in report.problems:
-            print(f"    import: {p.line()}")
+            print(printable(f"    import: {p.line()}"))
     return report.exit_code
 
 

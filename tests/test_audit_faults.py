@@ -13,11 +13,15 @@ import os
 import socket
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
-from replay.audit import walk
+from replay.audit import audit, walk
+from replay.cli import main as cli_main
+from replay.lab.diff import COMPARED
+from replay.lab.diff_report import TextWriter as DiffText
 
 from .support import ROOT
 
@@ -76,4 +80,46 @@ def test_a_named_fifo_is_not_opened(tmp_path: Path) -> None:
                                         "no such file or directory"]
 
 
-_ = (io, pytest)
+
+# --------------------------------------------------------------------------- item 3
+
+HOSTILE = "\x1b]0;owned\x07\x1b[2J\x1b[31mRed"  # a title set, the screen cleared, a colour
+
+
+def _no_controls(text: str, escaped: str = "\\x1b") -> None:
+    assert "\x1b" not in text and "\x07" not in text, text
+    assert escaped in text
+
+
+def test_verify_prints_names_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / f"{HOSTILE}.json"
+    path.write_bytes(_log(HOSTILE))
+    assert cli_main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    _no_controls(out)
+    assert "\\x1b]0;owned\\x07\\x1b[2J\\x1b[31mRed 3" in out  # the player, in the scores
+    bad = json.loads(_log(HOSTILE))
+    bad["claims"]["final_scores"][HOSTILE] = 4
+    path.write_text(json.dumps(bad))
+    assert cli_main(["verify", "-v", str(path), str(path)]) == 1
+    _no_controls(capsys.readouterr().out)
+
+
+def test_audit_and_diff_print_names_escaped(tmp_path: Path) -> None:
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / f"{HOSTILE}.json").write_bytes(_log(HOSTILE))
+    with zipfile.ZipFile(d / "a.zip", "w") as z:
+        z.writestr(f"{HOSTILE}.json", _log(HOSTILE))
+    out = io.StringIO()
+    summary = audit([str(d), str(d / "missing\x07.json")], out, "text", jobs=1,
+                    progress=False, verbose=True)
+    assert summary.games == 3
+    _no_controls(out.getvalue())
+    assert out.getvalue().count("\\x1b[31mRed 3") == 2
+    _no_controls("\n".join(summary.lines()), "missing\\x07.json")
+    row = {"source": "x.json", "status": COMPARED, "changed": False,
+           "final_scores_b": {HOSTILE: 3}}
+    text = io.StringIO()
+    DiffText(text, verbose=True).row(row)
+    _no_controls(text.getvalue())

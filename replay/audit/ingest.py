@@ -21,6 +21,7 @@ from typing import Any
 
 from ..core.errors import LogFormatError
 from ..core.json_input import MAX_BYTES
+from ..core.printable import printable
 from ..core.verify import EXIT_INTERNAL, EXIT_UNREADABLE, EXIT_VALID, internal_message, verify
 from ..library import store as library
 from ..library.rows import game_row
@@ -81,7 +82,7 @@ class Ingested:
         for why, n in sorted(self.unreadable.items(), key=lambda kv: (-kv[1], kv[0])):
             out.append(f"not stored ({n}): {why}")
         out.append(f"{rate:.1f} games/s ({self.seconds:.1f} s)")
-        return out
+        return [printable(line) for line in out]
 
 
 def store(db: Any, rows: list[dict[str, Any]]) -> tuple[int, int, list[str]]:

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import IO, Any, Protocol
 
+from ..core.printable import printable
 from .work import Row
 
 VERDICTS = ("valid", "unfinished", "illegal", "unreadable", "internal")
@@ -78,7 +79,7 @@ class Summary:
         }
 
     def lines(self) -> list[str]:
-        """The summary for people."""
+        """The summary for people (``printable``)."""
         v = self.verdicts
         out = [f"games: {self.games}; valid {v['valid']}, unfinished {v['unfinished']}, "
                f"illegal {v['illegal']}, unreadable {v['unreadable']}"
@@ -89,7 +90,7 @@ class Summary:
         for why, n in sorted(self.unreadable.items(), key=lambda kv: (-kv[1], kv[0])):
             out.append(f"not read ({n}): {why} (e.g. {', '.join(self.examples[why][:2])})")
         out.append(f"{self.rate:.1f} games/s ({self.seconds:.1f} s)")
-        return out
+        return [printable(line) for line in out]
 
 
 class Writer(Protocol):
@@ -110,7 +111,7 @@ class TextWriter:
 
     def row(self, row: Row) -> None:
         if self.verbose or row["verdict"] not in ("valid", "unfinished"):
-            self.out.write(row["line"] + "\n")
+            self.out.write(printable(row["line"]) + "\n")
 
     def close(self, summary: Summary) -> None:
         self.out.write("\n".join(summary.lines()) + "\n")

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from ..core.json_input import MAX_BYTES
+from ..core.printable import printable
 
 LOG_SUFFIXES = (".json", ".jcz")
 LINES_SUFFIXES = (".jsonl", ".ndjson")
@@ -76,14 +77,6 @@ def kind(name: str) -> str | None:
     return None
 
 
-def clean(name: str) -> str:
-    """A name fit for a terminal: control characters written as escapes."""
-    if name.isprintable():
-        return name
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
-                   for c in name)
-
-
 def walk(sources: Iterable[str], limits: Limits = DEFAULT_LIMITS) -> Iterator[Item]:
     """Every game of ``sources`` in order: a named file whatever its ending, a directory's
     log files, archives and JSON Lines files (recursively, sorted by name). Only regular
@@ -91,7 +84,7 @@ def walk(sources: Iterable[str], limits: Limits = DEFAULT_LIMITS) -> Iterator[It
     (``not_regular``), and links to directories are not followed."""
     for path, what, error in files(sources):
         if error is not None:
-            yield Item(clean(path), error=error)
+            yield Item(printable(path), error=error)
         else:
             yield from _file(path, what, limits)
 
@@ -143,7 +136,7 @@ def not_regular(path: str) -> str | None:
 
 
 def _file(path: str, what: str, limits: Limits) -> Iterator[Item]:
-    name = clean(path)
+    name = printable(path)
     if what == "log":
         yield Item(name, path=path)
         return
@@ -204,7 +197,7 @@ def _zip(name: str, fh: IO[bytes], limits: Limits, depth: int) -> Iterator[Item]
         if info.is_dir() or what is None:
             continue
         count += 1
-        entry = f"{name}!{clean(info.filename)}"
+        entry = f"{name}!{printable(info.filename)}"
         if count > limits.max_entries:
             yield Item(f"{name}!", error=f"more than {limits.max_entries} entries; the rest "
                                          "is not read")
@@ -277,7 +270,7 @@ def _tar(name: str, fh: IO[bytes], limits: Limits, depth: int) -> Iterator[Item]
         if info.isdir() or what is None:
             continue
         count += 1
-        entry = f"{name}!{clean(info.name)}"
+        entry = f"{name}!{printable(info.name)}"
         if count > limits.max_entries:
             yield Item(f"{name}!", error=f"more than {limits.max_entries} entries; the rest "
                                          "is not read")

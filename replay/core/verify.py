@@ -15,6 +15,7 @@ from . import hashing
 from .errors import IllegalMove, LogFormatError
 from .json_input import MAX_BYTES, check_strings, decode, read_bounded
 from .playback import Playback, play_through
+from .printable import printable
 from .record import GameRecord, Source, foreign, parse
 from .values import replace, value_type
 
@@ -170,14 +171,15 @@ class Report:
         }
 
     def line(self) -> str:
-        """One line for people (the format read, when the file was foreign)."""
+        """One line for people (the format read, when the file was foreign), fit for a
+        terminal (``printable``: control characters in a name escaped)."""
         text = self._line()
         if self.format == "log v1":
-            return text
+            return printable(text)
         name, _, rest = text.partition(": ")
         problems = f", {len(self.problems)} import problem{'s' * (len(self.problems) != 1)}" \
             if self.problems else ""
-        return f"{name} ({self.format}{problems}): {rest}"
+        return printable(f"{name} ({self.format}{problems}): {rest}")
 
     def _line(self) -> str:
         e = self.failure

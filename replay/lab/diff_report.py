@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import IO, Any, Protocol
 
+from ..core.printable import printable
 from .diff import COMPARED, INTERNAL, NOT_COMPARABLE, UNREADABLE, Row
 
 MAX_TABLE = 2000  # changed games kept for the HTML table (the rest are counted)
@@ -207,7 +208,7 @@ class DiffSummary:
         for why, n in sorted(self.not_compared.items(), key=lambda kv: (-kv[1], kv[0])):
             out.append(f"not compared ({n}): {why} (e.g. {', '.join(self.examples[why][:2])})")
         out.append(f"{self.rate:.1f} games/s ({self.seconds:.1f} s)")
-        return out
+        return [printable(line) for line in out]
 
 
 def change(mean: Mean) -> str:
@@ -301,7 +302,7 @@ class TextWriter:
 
     def row(self, row: Row) -> None:
         if self.verbose or row["status"] != COMPARED or row["changed"]:
-            self.out.write(row_line(row) + "\n")
+            self.out.write(printable(row_line(row)) + "\n")
 
     def close(self, summary: DiffSummary) -> None:
         self.out.write("\n".join(summary.lines()) + "\n")
