@@ -368,3 +368,15 @@ def test_4x_slots_of_the_wrong_type_are_refused() -> None:
         save["slots"][1]["serial"] = "2"
     refused(_retyped(serial, "basic/scoring.jcz", MIT), "slots[1].serial: the serial is the "
             "text '2', not a whole number")
+
+    def capability(save: Any) -> None:
+        save["setup"]["capabilities"].append(["Inn"])
+    refused(_retyped(capability, "basic/scoring.jcz", MIT), "setup.capabilities[",
+            "the capability is the list ['Inn'], not text")
+
+
+def test_an_assertion_of_5000_digits_is_no_claim() -> None:
+    save = own()
+    save["test"] = {"assertions": ["Alice has " + "9" * 5000 + " points"]}
+    result = imported(save)
+    assert "claims" not in result.log and result.problems[-1].code == "assertion"

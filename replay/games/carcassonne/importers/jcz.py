@@ -19,7 +19,7 @@ from .jcz_tiles import JczTile, MaskError, foreign_set, location_at, normalise_i
 KINDS = {"small": "follower", "big": "large-follower", "shepherd": "shepherd"}
 ROTATIONS = {"R0": 0, "R90": 90, "R180": 180, "R270": 270}
 END_MARKS = ("#END", ".")
-ASSERTION = re.compile(r"^\s*(.+?)\s+has\s+(\d+)\s+points?\s*\.?\s*$")
+ASSERTION = re.compile(r"^\s*(.+?)\s+has\s+(\d{1,9})\s+points?\s*\.?\s*$")
 
 
 class JczImporter(Importer):

@@ -102,10 +102,14 @@ def header_4x(value: dict[str, Any], problems: Problems) -> Header:
     caps = setup.get("capabilities") or []
     if not isinstance(caps, list):
         raise problems.refuse("truncated", "setup.capabilities is not a list", "setup")
+    for k, c in enumerate(caps):
+        if not isinstance(c, str):
+            raise problems.refuse("type", f"the capability is {a_value(c)}, not text",
+                                  f"setup.capabilities[{k}]")
     on = {OLD_CAPABILITIES[c] for c in caps if c in OLD_CAPABILITIES}
     for c in caps:
         if c not in OLD_CAPABILITIES:
-            h.declared.append(str(c))
+            h.declared.append(c)
             problems.warn("unused-element", f"capability {c} is not supported: the import is "
                           "refused if it is used", "setup.capabilities")
     rules = setup.get("rules") or {}
