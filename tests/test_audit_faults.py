@@ -7,18 +7,24 @@ subprocess with a timeout."""
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import io
 import json
+import lzma
 import os
 import socket
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from replay.audit import audit, walk
+from replay.audit.html_report import write_html
+from replay.audit.sources import Item
 from replay.cli import main as cli_main
 from replay.lab.diff import COMPARED
 from replay.lab.diff_report import TextWriter as DiffText
@@ -123,3 +129,84 @@ def test_audit_and_diff_print_names_escaped(tmp_path: Path) -> None:
     text = io.StringIO()
     DiffText(text, verbose=True).row(row)
     _no_controls(text.getvalue())
+
+
+# --------------------------------------------------------------------------- item 9
+
+GAMES = 12
+
+
+def _tar_bytes() -> tuple[bytes, list[int]]:
+    """An uncompressed tar of GAMES logs, and the offset of each member's header."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as t:
+        for i in range(GAMES):
+            data = _log(f"P{i}")
+            info = tarfile.TarInfo(f"g{i:02}.json")
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    raw = buf.getvalue()
+    with tarfile.open(fileobj=io.BytesIO(raw)) as t:
+        offsets = [m.offset for m in t.getmembers()]
+    return raw, offsets
+
+
+def _zip_bytes() -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for i in range(GAMES):
+            z.writestr(f"g{i:02}.json", _log(f"P{i}"))
+    return buf.getvalue()
+
+
+def _broken(items: list[Item], name: str) -> tuple[int, str]:
+    """The games read whole from the archive ``name``, and why it is broken."""
+    mine = [i for i in items if i.name.startswith(f"{name}!")]
+    assert mine and mine[-1].name == f"{name}!", [(i.name, i.error) for i in mine]
+    why = mine[-1].error or ""
+    assert why.startswith("broken archive: "), why
+    return sum(1 for i in mine if i.error is None), why
+
+
+def test_cut_and_corrupt_archives_are_broken_with_the_games_before(tmp_path: Path) -> None:
+    raw, offsets = _tar_bytes()
+    packed = {"tar": raw, "tar.gz": gzip.compress(raw, mtime=0), "tar.bz2": bz2.compress(raw),
+              "tar.xz": lzma.compress(raw), "zip": _zip_bytes()}
+    cuts: dict[str, bytes] = {}
+    for ext, data in packed.items():
+        (tmp_path / f"whole.{ext}").write_bytes(data)
+        cuts[f"cut.{ext}"] = data[: len(data) * 2 // 3]  # in the middle
+        if ext != "tar":  # the end of the compressed stream (or the zip's directory) cut
+            cuts[f"tail.{ext}"] = data[:-4]
+    cuts["header.tar"] = raw[: offsets[9]]  # cut right before a header: no end-of-archive block
+    flipped = bytearray(packed["tar.gz"])
+    flipped[len(flipped) // 2] ^= 0xFF
+    cuts["corrupt.tar.gz"] = bytes(flipped)
+    for name, data in cuts.items():
+        (tmp_path / name).write_bytes(data)
+
+    wholes = sorted(str(p) for p in tmp_path.glob("whole.*"))
+    items = list(walk(wholes))
+    assert len(items) == GAMES * len(wholes) and all(i.error is None for i in items)
+    for name in cuts:
+        path = str(tmp_path / name)
+        read, why = _broken(list(walk([path])), path)
+        assert read < GAMES or name.startswith(("tail.", "corrupt.")), (name, read)
+        assert f"; {read} entr" in why or read == 0 or "unreadable" in why, (name, why)
+        if name.startswith("tail.") or name == "header.tar":
+            assert read == (9 if name == "header.tar" else GAMES), (name, read)
+    read, why = _broken(list(walk([str(tmp_path / "cut.tar.bz2")])), str(tmp_path / "cut.tar.bz2"))
+    assert read == 0 and "0 entries read before the break" in why  # bzip2: a block is all
+
+    out = io.StringIO()
+    summary = audit([str(tmp_path / "tail.tar.gz"), str(tmp_path / "cut.zip")], out, "json",
+                    jobs=1, progress=False)
+    assert summary.exit == 2 and summary.verdicts["valid"] >= GAMES
+    assert json.loads(out.getvalue().splitlines()[-1])["summary"][
+        "archives_not_read_whole"] == 2
+    text = "\n".join(summary.lines())
+    assert (f"INCOMPLETE: 2 archives not read to the end ({tmp_path / 'tail.tar.gz'}, "
+            f"{tmp_path / 'cut.zip'})") in text
+    page = io.StringIO()
+    write_html(page, summary)
+    assert "Incomplete: 2 archives not read to the end" in page.getvalue()

@@ -109,6 +109,11 @@ def write_html(out: IO[str], summary: Summary, title: str = "Audit",
         w(f'<div class="card {key}" data-key="{key}"><b>{s[key]}</b>{label}</div>')
     w(f'<div class="card"><b>{summary.rate:.0f}</b>games/s</div></div>')
     w(f'<p class="muted">exit code {s["exit_code"]}; {summary.seconds:.1f} s.</p>')
+    if summary.partial:  # a broken archive: this report is not of the whole corpus
+        w(f'<p class="illegal"><b>Incomplete: {summary.partial} archive'
+          f'{"s" * (summary.partial != 1)} not read to the end</b> '
+          f'({_e(", ".join(summary.partial_names))}): the games after the break are missing '
+          "from this report.</p>")
 
     w("<h2>Failing rules</h2>")
     w(bar_chart(sorted(summary.rules.items(), key=lambda kv: (-kv[1], kv[0])),

@@ -40,6 +40,9 @@ class Summary:
     examples: dict[str, list[str]] = field(default_factory=dict)  # reason -> a few names
     scores: dict[str, Counter[int]] = field(default_factory=dict)  # family -> score -> seats
     failures: list[Row] = field(default_factory=list)  # the first MAX_TABLE non-valid rows
+    # archives not read to their end (broken, or stopped by a limit): how many, a few names
+    partial: int = 0
+    partial_names: list[str] = field(default_factory=list)
     exit: int = 0
     seconds: float = 0.0
 
@@ -56,6 +59,10 @@ class Summary:
             names = self.examples.setdefault(why, [])
             if len(names) < MAX_EXAMPLES:
                 names.append(row["name"])
+            if str(row["name"]).endswith("!"):  # the archive itself: what follows is not read
+                self.partial += 1
+                if len(self.partial_names) < MAX_EXAMPLES:
+                    self.partial_names.append(str(row["name"])[:-1])
         elif verdict == "valid" and row.get("game"):
             seats = self.scores.setdefault(row["game"], Counter())
             seats.update(int(s) for s in row["scores"].values())
@@ -74,6 +81,7 @@ class Summary:
             "illegal_by_rule": dict(sorted(self.rules.items())),
             "unreadable_by_reason": dict(sorted(self.unreadable.items())),
             "examples": {k: self.examples[k] for k in sorted(self.examples)},
+            "archives_not_read_whole": self.partial,
             "exit_code": self.exit,
             "seconds": round(self.seconds, 3), "games_per_second": round(self.rate, 1),
         }
@@ -84,6 +92,11 @@ class Summary:
         out = [f"games: {self.games}; valid {v['valid']}, unfinished {v['unfinished']}, "
                f"illegal {v['illegal']}, unreadable {v['unreadable']}"
                + (f", internal errors {v['internal']}" if v["internal"] else "")]
+        if self.partial:
+            out.append(f"INCOMPLETE: {self.partial} archive{'s' * (self.partial != 1)} not "
+                       f"read to the end ({', '.join(self.partial_names)}"
+                       f"{', ...' if self.partial > len(self.partial_names) else ''}): the "
+                       "games after the break are missing from this report")
         if self.rules:
             out.append("illegal by rule: " + ", ".join(
                 f"{r} {n}" for r, n in sorted(self.rules.items())))

@@ -19,15 +19,21 @@ the file system); an archive entry or a JSON Lines line carries its ``data``.
 
 from __future__ import annotations
 
+import bz2
 import errno
+import gzip
 import io
+import lzma
 import os
 import stat
+import struct
 import tarfile
 import zipfile
-from collections.abc import Iterable, Iterator
+import zlib
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO
+from functools import partial
+from typing import IO, Self, cast
 
 from ..core.json_input import MAX_BYTES
 from ..core.printable import printable
@@ -183,43 +189,63 @@ def _entry(name: str, data: bytes, limits: Limits, depth: int) -> Iterator[Item]
         yield Item(name, data=data)
 
 
+# an entry of a zip archive: its name, whether it is a directory, its size, its compressed
+# size, and a reader of its first N decompressed bytes (raising when it is corrupt)
+_Member = tuple[str, bool, int, int, Callable[[int], bytes]]
+_LOCAL = struct.Struct("<4s2xHH4xIIIHH")  # a local header: flags, method, crc, sizes, lengths
+_BAD_ENTRY = (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError,
+              RuntimeError, zlib.error)  # a bad CRC, an unknown method, a password, a cut
+
+
 def _zip(name: str, fh: IO[bytes], limits: Limits, depth: int) -> Iterator[Item]:
     try:
         archive = zipfile.ZipFile(fh)
         infos = archive.infolist()
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
-        yield Item(name, error=f"not a readable zip archive: {exc}")
+        fh.seek(0)
+        if fh.read(4) != b"PK\x03\x04":
+            yield Item(name, error=f"not a readable zip archive: {exc}")
+            return
+        scan = _LocalHeaders(fh)  # cut, or its directory corrupt: read it from the start
+        count = yield from _members(name, scan, limits, depth)
+        if count:
+            yield _broken(name, f"{scan.why} ({exc})", count)
+        else:
+            yield Item(name, error=f"not a readable zip archive: {exc} ({scan.why})")
         return
+    yield from _members(name, ((i.filename, i.is_dir(), i.file_size, i.compress_size,
+                                partial(_read_member, archive, i)) for i in infos),
+                        limits, depth)
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, n: int) -> bytes:
+    with archive.open(info) as member:
+        return member.read(n)
+
+
+def _members(name: str, members: Iterable[_Member], limits: Limits,
+             depth: int) -> Generator[Item, None, int]:
+    """The items of a zip archive's entries (bounded by ``limits``); how many were read."""
     total = 0
     count = 0
-    for info in infos:
-        what = kind(info.filename)
-        if info.is_dir() or what is None:
+    for filename, is_dir, size, csize, read in members:
+        what = kind(filename)
+        if is_dir or what is None:
             continue
         count += 1
-        entry = f"{name}!{printable(info.filename)}"
+        entry = f"{name}!{printable(filename)}"
         if count > limits.max_entries:
             yield Item(f"{name}!", error=f"more than {limits.max_entries} entries; the rest "
                                          "is not read")
-            return
+            return count - 1
         limit = _limit(limits, what)
-        deep = _too_deep(what, depth, limits)
-        if deep:
-            yield Item(entry, error=deep)
-            continue
-        if info.file_size > limit:
-            yield Item(entry, error=f"declares {info.file_size} bytes; the limit is {limit}")
-            continue
-        if info.file_size > 65536 and info.file_size > limits.max_ratio * max(
-                info.compress_size, 1):
-            yield Item(entry, error=f"compressed {info.file_size // max(info.compress_size, 1)}"
-                                    f" times (a bomb? at most {limits.max_ratio} is read)")
+        refused = _too_deep(what, depth, limits) or _too_big(size, csize, limit, limits)
+        if refused:
+            yield Item(entry, error=refused)
             continue
         try:
-            with archive.open(info) as member:
-                data = member.read(limit + 1)
-        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError,
-                RuntimeError) as exc:  # a bad CRC, an unknown method, a password
+            data = read(limit + 1)
+        except _BAD_ENTRY as exc:
             yield Item(entry, error=f"unreadable entry: {exc}")
             continue
         if len(data) > limit:
@@ -229,8 +255,68 @@ def _zip(name: str, fh: IO[bytes], limits: Limits, depth: int) -> Iterator[Item]
         if total > limits.max_total:
             yield Item(f"{name}!", error=f"more than {limits.max_total} bytes decompressed; "
                                          "the rest is not read")
-            return
+            return count
         yield from _entry(entry, data, limits, depth)
+    return count
+
+
+def _too_big(size: int, csize: int, limit: int, limits: Limits) -> str | None:
+    if size > limit:
+        return f"declares {size} bytes; the limit is {limit}"
+    if size > 65536 and size > limits.max_ratio * max(csize, 1):
+        return (f"compressed {size // max(csize, 1)} times (a bomb? at most "
+                f"{limits.max_ratio} is read)")
+    return None
+
+
+class _LocalHeaders:
+    """The entries of a zip archive whose directory at the end is cut or corrupt, read one
+    after the other by their local headers as far as they go (``why`` they stop)."""
+
+    def __init__(self, fh: IO[bytes]) -> None:
+        self.fh = fh
+        self.why = "it breaks off"
+
+    def __iter__(self) -> Iterator[_Member]:
+        fh = self.fh
+        fh.seek(0)
+        while True:
+            at = fh.tell()
+            head = fh.read(_LOCAL.size)
+            if len(head) < _LOCAL.size or head[:4] != b"PK\x03\x04":
+                self.why = (f"its directory at byte {at} is cut or corrupt"
+                            if head[:4] == b"PK\x01\x02" else f"it breaks off at byte {at}")
+                return
+            _, flags, method, crc, csize, size, nlen, xlen = _LOCAL.unpack(head)
+            filename = fh.read(nlen).decode("utf-8" if flags & 0x800 else "cp437", "replace")
+            fh.seek(xlen, io.SEEK_CUR)
+            if flags & 0x08 or 0xFFFFFFFF in (csize, size):
+                self.why = (f"an entry of no declared size (a stream, or zip64) at byte {at}: "
+                            "not read further")
+                return
+            data = fh.read(csize)
+            if len(data) < csize:
+                self.why = f"it breaks off in the entry at byte {at}"
+                return
+            yield (filename, filename.endswith("/"), size, csize,
+                   partial(_inflate, data, method, crc))
+
+
+def _inflate(data: bytes, method: int, crc: int, n: int) -> bytes:
+    """The first ``n`` bytes of an entry's ``data`` (stored or deflated), its CRC checked
+    when it is whole."""
+    if method == zipfile.ZIP_STORED:
+        out = data[:n]
+    elif method == zipfile.ZIP_DEFLATED:
+        inflater = zlib.decompressobj(-zlib.MAX_WBITS)
+        out = inflater.decompress(data, n)
+        if len(out) < n and not inflater.eof:
+            raise EOFError("the entry's compressed data breaks off")
+    else:
+        raise NotImplementedError(f"compression method {method}")
+    if len(out) < n and zlib.crc32(out) != crc:
+        raise zipfile.BadZipFile("Bad CRC-32")
+    return out
 
 
 def _limit(limits: Limits, what: str | None) -> int:
@@ -248,13 +334,66 @@ def _too_deep(what: str | None, depth: int, limits: Limits) -> str | None:
     return None
 
 
+# what a broken archive raises while it is read: a cut or corrupt tar, gzip, bzip2 or xz stream
+_BROKEN = (tarfile.TarError, OSError, EOFError, ValueError, zlib.error, lzma.LZMAError)
+_DRAIN = 1 << 20  # bytes read after a tar's end block to reach the end of its compression
+
+
+class _Tar(tarfile.TarFile):
+    """A tar archive read as a stream, knowing how it ended (``end``: None for the block of
+    zeros that ends a whole archive, else why the headers stopped)."""
+
+    end: str | None = "it ends before its end-of-archive block"
+
+
+class _Header(tarfile.TarInfo):
+    """A tar header that tells its archive (a ``_Tar``) how the headers ended: the
+    ``tarfile`` module takes a cut or corrupt header after the first for the end."""
+
+    @classmethod
+    def fromtarfile(cls, archive: tarfile.TarFile) -> Self:  # noqa: D102
+        try:
+            return super().fromtarfile(archive)
+        except tarfile.HeaderError as exc:  # the block of zeros of a whole archive, or a cut
+            if isinstance(archive, _Tar):  # (empty or truncated) or corrupt header
+                archive.end = (None if type(exc).__name__ == "EOFHeaderError"
+                               else f"it breaks off at byte {archive.offset} ({exc})")
+            raise
+
+
+def _decompressed(fh: IO[bytes]) -> IO[bytes]:
+    """``fh`` decompressed by its magic bytes (gzip, bzip2, xz): a reader that checks the end
+    of the stream and its checksum, and raises when either is missing or wrong."""
+    head = fh.read(6)
+    fh.seek(0)
+    if head.startswith(b"\x1f\x8b"):
+        return cast(IO[bytes], gzip.GzipFile(fileobj=fh, mode="rb"))
+    if head.startswith(b"BZh"):
+        return cast(IO[bytes], bz2.BZ2File(fh))
+    if head.startswith((b"\xfd7zXZ\x00", b"\x5d\x00\x00")):
+        return cast(IO[bytes], lzma.LZMAFile(fh))
+    return fh
+
+
+def _broken(name: str, why: object, count: int) -> Item:
+    """The item that says an archive breaks off: what is read before the break is reported,
+    what follows is missing."""
+    return Item(f"{name}!", error=f"broken archive: {why}; {count} entr"
+                                  f"{'y' if count == 1 else 'ies'} read before the break")
+
+
 def _tar(name: str, fh: IO[bytes], limits: Limits, depth: int) -> Iterator[Item]:
     total = 0
     count = 0
     try:
-        archive = tarfile.open(fileobj=fh, mode="r|*")  # noqa: SIM115 (closed with fh)
-    except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
-        yield Item(name, error=f"not a readable tar archive: {exc}")
+        stream = _decompressed(fh)
+        archive = _Tar.open(fileobj=stream, mode="r|",  # noqa: SIM115 (closed with fh)
+                            tarinfo=_Header)
+    except _BROKEN as exc:
+        if isinstance(exc, tarfile.TarError) and not str(exc).startswith("zlib error"):
+            yield Item(name, error=f"not a readable tar archive: {exc}")
+        else:  # its compression, cut or corrupt before the first header
+            yield _broken(name, exc, 0)
         return
     members = iter(archive)
     while True:
@@ -262,9 +401,9 @@ def _tar(name: str, fh: IO[bytes], limits: Limits, depth: int) -> Iterator[Item]
             info = next(members)
         except StopIteration:
             break
-        except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
-            yield Item(f"{name}!", error=f"the archive breaks off: {exc}")
-            break
+        except _BROKEN as exc:
+            yield _broken(name, exc, count)
+            return
         archive.members.clear()  # type: ignore[attr-defined]  # a stream: keep nothing of what was read
         what = kind(info.name)
         if info.isdir() or what is None:
@@ -274,7 +413,7 @@ def _tar(name: str, fh: IO[bytes], limits: Limits, depth: int) -> Iterator[Item]
         if count > limits.max_entries:
             yield Item(f"{name}!", error=f"more than {limits.max_entries} entries; the rest "
                                          "is not read")
-            break
+            return
         limit = _limit(limits, what)
         deep = _too_deep(what, depth, limits)
         if deep:
@@ -289,15 +428,36 @@ def _tar(name: str, fh: IO[bytes], limits: Limits, depth: int) -> Iterator[Item]
         try:
             member = archive.extractfile(info)
             data = member.read(limit + 1) if member is not None else b""
-        except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
+        except _BROKEN as exc:
             yield Item(entry, error=f"unreadable entry: {exc}")
-            break
+            yield _broken(name, exc, count - 1)
+            return
         total += len(data)
         if total > limits.max_total:
             yield Item(f"{name}!", error=f"more than {limits.max_total} bytes decompressed; "
                                          "the rest is not read")
-            break
+            return
         yield from _entry(entry, data, limits, depth)
+    why = archive.end if stream is fh else _end_of(stream, archive.end)
+    if why is not None:
+        yield _broken(name, why, count)
+
+
+def _end_of(stream: IO[bytes], end: str | None) -> str | None:
+    """Why a compressed tar whose headers ended (``end``) is broken, or None: the rest of
+    its stream read (at most ``_DRAIN`` bytes) for the decompressor to check its end."""
+    if end is not None:
+        return end
+    budget = _DRAIN
+    try:
+        while budget > 0:
+            got = stream.read(min(budget, 1 << 16))
+            if not got:
+                return None
+            budget -= len(got)
+    except _BROKEN as exc:
+        return f"the tar is whole but its compression breaks off ({exc})"
+    return None  # more after the tar's end than padding: not checked
 
 
 def count(sources: Iterable[str], limits: Limits = DEFAULT_LIMITS) -> int | None:
