@@ -279,9 +279,10 @@ class _LocalHeaders:
 
     def __iter__(self) -> Iterator[_Member]:
         fh = self.fh
-        fh.seek(0)
+        end = fh.seek(0, io.SEEK_END)
+        at = 0
         while True:
-            at = fh.tell()
+            fh.seek(at)
             head = fh.read(_LOCAL.size)
             if len(head) < _LOCAL.size or head[:4] != b"PK\x03\x04":
                 self.why = (f"its directory at byte {at} is cut or corrupt"
@@ -289,22 +290,25 @@ class _LocalHeaders:
                 return
             _, flags, method, crc, csize, size, nlen, xlen = _LOCAL.unpack(head)
             filename = fh.read(nlen).decode("utf-8" if flags & 0x800 else "cp437", "replace")
-            fh.seek(xlen, io.SEEK_CUR)
+            start = at + _LOCAL.size + nlen + xlen
             if flags & 0x08 or 0xFFFFFFFF in (csize, size):
                 self.why = (f"an entry of no declared size (a stream, or zip64) at byte {at}: "
                             "not read further")
                 return
-            data = fh.read(csize)
-            if len(data) < csize:
+            if start + csize > end:
                 self.why = f"it breaks off in the entry at byte {at}"
                 return
             yield (filename, filename.endswith("/"), size, csize,
-                   partial(_inflate, data, method, crc))
+                   partial(_inflate, fh, start, csize, method, crc))
+            at = start + csize
 
 
-def _inflate(data: bytes, method: int, crc: int, n: int) -> bytes:
-    """The first ``n`` bytes of an entry's ``data`` (stored or deflated), its CRC checked
-    when it is whole."""
+def _inflate(fh: IO[bytes], start: int, csize: int, method: int, crc: int, n: int) -> bytes:
+    """The first ``n`` bytes of the entry whose data (stored or deflated, ``csize`` bytes) is
+    at ``start`` of ``fh``, its CRC checked when it is whole; no more is read than ``n``
+    bytes need, whatever the header declares."""
+    fh.seek(start)
+    data = fh.read(min(csize, n + n // 100 + 65536))  # deflate grows data by 0.01 % at most
     if method == zipfile.ZIP_STORED:
         out = data[:n]
     elif method == zipfile.ZIP_DEFLATED:
