@@ -107,24 +107,24 @@ def cmd_import(args: Namespace) -> int:
             imported = foreign(read_file(name))
         except ImportRefused as exc:
             label = "" if exc.unsupported else "refused: "  # "unsupported: ..." says it
-            print(f"{name}: {label}{exc.message}", file=sys.stderr)
+            print(printable(f"{name}: {label}{exc.message}"), file=sys.stderr)
             for p in exc.problems:
                 if not p.fatal:
-                    print(f"    {p.line()}", file=sys.stderr)
+                    print(printable(f"    {p.line()}"), file=sys.stderr)
             worst = EXIT_UNREADABLE
             continue
         except LogFormatError as exc:
-            print(f"{name}: unreadable: {exc}", file=sys.stderr)
+            print(printable(f"{name}: unreadable: {exc}"), file=sys.stderr)
             worst = EXIT_UNREADABLE
             continue
         if imported is None:
             known = ", ".join(i.label for i in importers())
-            print(f"{name}: not a format this command imports (a log v1 needs no import; "
-                  f"known: {known})", file=sys.stderr)
+            print(printable(f"{name}: not a format this command imports (a log v1 needs no "
+                            f"import; known: {known})"), file=sys.stderr)
             worst = EXIT_UNREADABLE
             continue
         for p in imported.problems:
-            print(f"{name}: {p.line()}", file=sys.stderr)
+            print(printable(f"{name}: {p.line()}"), file=sys.stderr)
         text = dumps(imported.log)
         if out_dir is None:
             sys.stdout.write(text)
@@ -132,7 +132,7 @@ def cmd_import(args: Namespace) -> int:
             out_dir.mkdir(parents=True, exist_ok=True)
             target = out_dir / (Path(name).stem + ".json")
             target.write_text(text, encoding="utf-8")
-            print(f"{name}: {imported.format} -> {target}", file=sys.stderr)
+            print(printable(f"{name}: {imported.format} -> {target}"), file=sys.stderr)
     return worst
 
 
@@ -200,10 +200,11 @@ def cmd_render(args: Namespace) -> int:
     try:
         log = read_game(Path(args.file), _tileset(args.tileset))
     except LogFormatError as exc:
-        print(f"{args.file}: unreadable: {exc}", file=sys.stderr)
+        print(printable(f"{args.file}: unreadable: {exc}"), file=sys.stderr)
         return EXIT_UNREADABLE
     except IllegalMove as exc:
-        print(f"{args.file}: INVALID at header: {exc.rule}: {exc.message}", file=sys.stderr)
+        print(printable(f"{args.file}: INVALID at header: {exc.rule}: {exc.message}"),
+              file=sys.stderr)
         return EXIT_ILLEGAL
     try:
         picture = svg.render(log, args.move, size=args.size)
@@ -254,10 +255,10 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     except TileSetError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(printable(f"error: {exc}"), file=sys.stderr)
         return EXIT_UNREADABLE
     except ReplayError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(printable(f"error: {exc}"), file=sys.stderr)
         return EXIT_ILLEGAL
     except KeyboardInterrupt:
         return 130

@@ -109,6 +109,10 @@ def test_verify_prints_names_escaped(tmp_path: Path, capsys: pytest.CaptureFixtu
     path.write_text(json.dumps(bad))
     assert cli_main(["verify", "-v", str(path), str(path)]) == 1
     _no_controls(capsys.readouterr().out)
+    assert cli_main(["import", str(path)]) == 2  # a log v1: not a foreign format
+    _no_controls(capsys.readouterr().err)
+    assert cli_main(["render", str(tmp_path / f"{HOSTILE}-missing.json")]) == 2
+    _no_controls(capsys.readouterr().err)
 
 
 def test_audit_and_diff_print_names_escaped(tmp_path: Path) -> None:
