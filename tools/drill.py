@@ -3,6 +3,12 @@ inputs under the size limit, and a cheap page timed while heavy requests run.
 
 Usage: ``.venv/bin/python tools/drill.py [--inputs 20000] [--threads 8]``
 
+Opt-in phases, alone or together (then the hostile-input fuzz runs only with ``--inputs``):
+``--soak SECONDS [--clients N]`` (mixed traffic), ``--kills`` (a worker, then the parent),
+``--storage`` (a full, then read-only disk), ``--archives`` (``audit`` of hostile archives);
+see ``tools/drill_faults.py``. Example: ``tools/drill.py --soak 60 --clients 20 --kills
+--storage --archives``.
+
 What it does and prints:
 
 1. starts ``python -m replay serve`` (waitress, 2 processes, rate limit off) on a new SQLite
@@ -137,10 +143,28 @@ def peak_rss_mb(pid: int) -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("--inputs", type=int, default=20000)
+    ap.add_argument("--inputs", type=int, default=None,
+                    help="hostile inputs (default 20000; none when a phase below is chosen)")
     ap.add_argument("--threads", type=int, default=8)
+    ap.add_argument("--soak", type=int, metavar="SECONDS", choices=range(1, 3601),
+                    help="mixed reads and writes for SECONDS (1-3600)")
+    ap.add_argument("--clients", type=int, default=20, choices=range(1, 201), metavar="N",
+                    help="clients of the soak (1-200; default 20)")
+    ap.add_argument("--kills", action="store_true", help="kill a worker, then the parent")
+    ap.add_argument("--storage", action="store_true", help="a full, then read-only disk")
+    ap.add_argument("--archives", action="store_true", help="audit hostile archives")
     args = ap.parse_args()
+    import drill_faults  # tools/, beside this file
+
     work = Path(tempfile.mkdtemp(prefix="drill-"))
+    chosen = [phase for phase in drill_faults.PHASES if getattr(args, phase)]
+    kept = True
+    if chosen:
+        kept = drill_faults.run(work, chosen, args.soak or 0, args.clients)
+        print("\nPHASES: PROMISE KEPT" if kept else "\nPHASES: PROMISE BROKEN")
+        if args.inputs is None:
+            return 0 if kept else 1
+    args.inputs = 20000 if args.inputs is None else args.inputs
     server = Server(work / "games.db", "--rate-limit", "off")
     print(f"server: {server.banner.strip()}")
     try:
@@ -240,7 +264,7 @@ def main() -> int:
     ok = (tracebacks == 0 and fivexx == 0 and statuses[0] == 0 and worst_cpu < 2000
           and cli_worst[0] < 2 and cli_worst[1] < 300 and server_rss < 300)
     print("PROMISE KEPT" if ok else "PROMISE BROKEN")
-    return 0 if ok else 1
+    return 0 if ok and kept else 1
 
 
 if __name__ == "__main__":
