@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from replay.cli_help import whole_number  # noqa: E402
 from replay.generate import dumps, generate_log  # noqa: E402
 from tests.hostile import hostile_documents, mutated_logs  # noqa: E402
 from tests.test_service import Server  # noqa: E402
@@ -146,9 +147,9 @@ def main() -> int:
     ap.add_argument("--inputs", type=int, default=None,
                     help="hostile inputs (default 20000; none when a phase below is chosen)")
     ap.add_argument("--threads", type=int, default=8)
-    ap.add_argument("--soak", type=int, metavar="SECONDS", choices=range(1, 3601),
+    ap.add_argument("--soak", type=whole_number(1, 3600, "second"), metavar="SECONDS",
                     help="mixed reads and writes for SECONDS (1-3600)")
-    ap.add_argument("--clients", type=int, default=20, choices=range(1, 201), metavar="N",
+    ap.add_argument("--clients", type=whole_number(1, 200, "client"), default=20, metavar="N",
                     help="clients of the soak (1-200; default 20)")
     ap.add_argument("--kills", action="store_true", help="kill a worker, then the parent")
     ap.add_argument("--storage", action="store_true", help="a full, then read-only disk")
