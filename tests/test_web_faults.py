@@ -55,6 +55,26 @@ def test_a_disk_that_takes_no_write_answers_503_and_still_reads(
     assert client.post("/api/games", data=OTHER, headers=JSON).status_code == 201
 
 
+@pytest.mark.parametrize("text", ["disk I/O error", "unable to open database file"])
+def test_a_library_sqlite_cannot_open_answers_503_and_verify_goes_on(
+        app: Flask, monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    """A real full or read-only disk: SQLite cannot make the WAL's files, and even a read
+    fails (tools/drill.py --storage). Not a bug: 503 with Retry-After, verification goes on."""
+    client = app.test_client()
+
+    def unopenable(path: str) -> Database:
+        raise sqlite3.OperationalError(text)
+
+    monkeypatch.setattr(web_db, "connect", unopenable)
+    for answer in (client.get("/api/games"), client.post("/api/games", data=LOG, headers=JSON)):
+        assert answer.status_code == 503, answer.get_data(as_text=True)
+        assert answer.headers["Retry-After"] == "60"
+        assert answer.get_json()["error"]["storage"] == "unavailable"
+    page = client.get("/games")
+    assert page.status_code == 503 and "cannot be read or written" in page.get_data(as_text=True)
+    assert client.post("/api/verify", data=LOG, headers=JSON).get_json()["valid"]
+
+
 def test_storage_faults_are_told_from_bugs() -> None:
     assert store.storage_fault(sqlite3.OperationalError("database or disk is full")) == \
         "disk full"

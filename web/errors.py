@@ -21,12 +21,17 @@ STORAGE_RETRY = 60  # seconds a client is asked to wait when the library's disk 
 
 def storage_unavailable(why: str) -> ResponseReturnValue:
     """503 with ``Retry-After``: the library cannot store games now (``why``: "read-only" or
-    "disk full"); reading and verifying still work."""
-    response = respond(503, "Service Unavailable",
-                       f"The library cannot store games right now: its disk is "
-                       f"{'full' if why == 'disk full' else why}. "
-                       "Stored games can still be read and logs verified; try storing again "
-                       "later.", storage=why)
+    "disk full": reading and verifying still work), or cannot be opened at all
+    ("unavailable": verifying still works)."""
+    if why == "unavailable":
+        message = ("The library cannot be read or written right now: SQLite cannot open it "
+                   "(its disk is full, read-only or failing). Logs can still be verified; "
+                   "try again later.")
+    else:
+        message = (f"The library cannot store games right now: its disk is "
+                   f"{'full' if why == 'disk full' else why}. Stored games can still be read "
+                   "and logs verified; try storing again later.")
+    response = respond(503, "Service Unavailable", message, storage=why)
     response.headers["Retry-After"] = str(STORAGE_RETRY)  # type: ignore[union-attr]
     return response
 

@@ -43,8 +43,8 @@ def retry_after() -> int | None:
     now = time.time()
     window = int(now // seconds)
     client = request.remote_addr or "unknown"
-    db = get_db()
     try:
+        db = get_db()  # may itself fail: SQLite cannot open a library on a failing disk
         with write(db):
             n = db.conn.execute(
                 "insert into rate_counts (client, window, n) values (?, ?, 1) "

@@ -118,6 +118,9 @@ def migrate(path: str) -> None:
 
 STORAGE_FAULTS = {  # what SQLite and the system say, and what we tell the user
     "readonly database": "read-only", "disk is full": "disk full",
+    # a real full or read-only disk: SQLite cannot make or open the WAL's -wal / -shm files,
+    # and then even a read fails (tools/drill.py --storage)
+    "disk I/O error": "unavailable", "unable to open database file": "unavailable",
     errno.EROFS: "read-only", errno.ENOSPC: "disk full", errno.EDQUOT: "disk full",
 }
 
@@ -125,7 +128,8 @@ STORAGE_FAULTS = {  # what SQLite and the system say, and what we tell the user
 def storage_fault(exc: BaseException) -> str | None:
     """"read-only" or "disk full" when ``exc`` says the library's disk cannot take a write
     (SQLite's "attempt to write a readonly database", "database or disk is full", or the
-    system's EROFS / ENOSPC / EDQUOT); None for any other error (a bug)."""
+    system's EROFS / ENOSPC / EDQUOT); "unavailable" when SQLite cannot open or read it at all
+    ("disk I/O error", "unable to open database file"); None for any other error (a bug)."""
     if isinstance(exc, sqlite3.OperationalError):
         text = str(exc)
         return next((why for key, why in STORAGE_FAULTS.items()
