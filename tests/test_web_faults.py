@@ -71,7 +71,7 @@ def test_a_library_sqlite_cannot_open_answers_503_and_verify_goes_on(
         assert answer.headers["Retry-After"] == "60"
         assert answer.get_json()["error"]["storage"] == "unavailable"
     page = client.get("/games")
-    assert page.status_code == 503 and "cannot be read or written" in page.get_data(as_text=True)
+    assert page.status_code == 503 and "cannot store games" in page.get_data(as_text=True)
     assert client.post("/api/verify", data=LOG, headers=JSON).get_json()["valid"]
 
 
@@ -102,3 +102,31 @@ def test_cross_site_posts_are_refused(app: Flask) -> None:
     assert bare.post("/api/games", data=OTHER).status_code == 201  # a script: no type or Origin
     assert client.post("/upload", data={"log": OTHER.decode()}).status_code == 303
     assert client.get("/api/games").get_json()["total"] == 2
+
+
+def test_a_library_that_cannot_make_its_wal_files_is_still_read(
+        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real full disk (tools/drill.py --storage): the first read of a new connection fails
+    ("disk I/O error": no -shm file can be made); the library is then opened immutable, so
+    stored games are still served, and an upload is refused with 503 "unavailable"."""
+    client = app.test_client()
+    stored = client.post("/api/games", data=LOG, headers=JSON).get_json()["id"]
+
+    class NoWal:
+        """A connection whose first read fails as SQLite's does on such a disk."""
+
+        def __init__(self) -> None:
+            def execute(*args: Any) -> Any:
+                raise sqlite3.OperationalError("disk I/O error")
+            self.conn = type("Conn", (), {"execute": staticmethod(execute)})()
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(web_db, "connect", lambda path: NoWal())
+    assert client.get(f"/api/games/{stored}").status_code == 200
+    assert client.get("/api/games").get_json()["total"] == 1
+    refused = client.post("/api/games", data=OTHER, headers=JSON)
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "60"
+    assert refused.get_json()["error"]["storage"] == "unavailable"
+    assert client.post("/api/verify", data=OTHER, headers=JSON).get_json()["valid"]

@@ -16,6 +16,7 @@ from replay.library.store import (
     VERDICTS,
     GameRow,
     connect,
+    connect_for_reading,
     find,
     insert,
     migrate,
@@ -37,7 +38,7 @@ def init_app(app: Flask) -> None:
 def get_db() -> Database:
     """This request's connection, opened on first use."""
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        g.db = connect_for_reading(current_app.config["DATABASE"], connect)
     db: Database = g.db
     return db
 

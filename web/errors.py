@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, g, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, TooManyRequests
 
@@ -24,9 +24,9 @@ def storage_unavailable(why: str) -> ResponseReturnValue:
     "disk full": reading and verifying still work), or cannot be opened at all
     ("unavailable": verifying still works)."""
     if why == "unavailable":
-        message = ("The library cannot be read or written right now: SQLite cannot open it "
-                   "(its disk is full, read-only or failing). Logs can still be verified; "
-                   "try again later.")
+        message = ("The library cannot store games right now: SQLite cannot write to its "
+                   "disk (full, read-only or failing). Stored games can still be read and "
+                   "logs verified; try storing again later.")
     else:
         message = (f"The library cannot store games right now: its disk is "
                    f"{'full' if why == 'disk full' else why}. Stored games can still be read "
@@ -75,6 +75,8 @@ def register(app: Flask) -> None:
     @app.errorhandler(Exception)
     def internal_error(exc: Exception) -> ResponseReturnValue:
         why = storage_fault(exc)
+        if why is not None and getattr(g.get("db"), "degraded", False):
+            why = "unavailable"  # the library was opened immutable: the disk took no WAL
         if why is not None:  # the disk, not a bug: logged in one line, no traceback
             current_app.logger.warning("cannot store on %s %s: %s (%s)", request.method,
                                        request.path, why, exc)

@@ -23,7 +23,8 @@ from __future__ import annotations
 import errno
 import json
 import sqlite3
-from collections.abc import Iterator
+import urllib.parse
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,6 +87,26 @@ def connect(path: str) -> Database:
     """A connection to the SQLite file at ``path`` (sqlite-utils plugins not run)."""
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, check_same_thread=False)
     return Database(conn, execute_plugins=False)
+
+
+def connect_for_reading(path: str,
+                        opener: Callable[[str], Database] | None = None) -> Database:
+    """``connect``, or, when SQLite cannot open the file as it is (a full or read-only disk
+    where it cannot make the WAL's ``-shm``/``-wal`` files), the file opened immutable: what
+    the main file holds can still be read (commits still in a WAL are not seen), and any
+    write is refused as read-only (a storage fault). ``opener``: ``connect`` by default."""
+    db = (opener or connect)(path)
+    try:
+        db.conn.execute("select 1 from sqlite_master limit 1").fetchall()
+    except sqlite3.OperationalError as exc:
+        if storage_fault(exc) != "unavailable":
+            raise
+        db.close()
+        conn = sqlite3.connect(f"file:{urllib.parse.quote(path)}?immutable=1", uri=True,
+                               timeout=BUSY_TIMEOUT, check_same_thread=False)
+        db = Database(conn, execute_plugins=False)
+        db.degraded = True  # type: ignore[attr-defined]  # its refused writes: "unavailable"
+    return db
 
 
 @contextmanager
