@@ -148,7 +148,7 @@ CSV_COLUMNS = ("name", "verdict", "exit_code", "rule", "move", "player", "messag
                "game", "moves_played", "finished", "scores", "winners", "sha256")
 
 
-def _cell(value: Any) -> Any:
+def cell(value: Any) -> Any:
     """A cell a spreadsheet will not run: text starting with = + - @ is quoted with '."""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
@@ -165,7 +165,7 @@ class CsvWriter:
     def row(self, row: Row) -> None:
         report = row["report"]
         scores = "; ".join(f"{n} {s}" for n, s in row["scores"].items())
-        self.writer.writerow([_cell(x) for x in (
+        self.writer.writerow([cell(x) for x in (
             row["name"], row["verdict"], row["exit"], row["rule"],
             row["move"] + 1 if isinstance(row["move"], int) else None, row["player"],
             row["message"], row["format"], row["game"], report.get("moves_played"),

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import IO, Any, Protocol
 
+from ..audit.report import cell
 from ..core.printable import printable
 from .diff import COMPARED, INTERNAL, NOT_COMPARABLE, UNREADABLE, Row
 
@@ -336,13 +337,6 @@ CSV_COLUMNS = ("source", "status", "game", "changed", "first_divergence", "playe
                "refusal_a_move", "refusal_a_rule", "refusal_a_message", "refusal_b_move",
                "refusal_b_rule", "refusal_b_message", "final_scores_a", "final_scores_b",
                "winners_a", "winners_b", "message", "sha256")
-
-
-def cell(value: Any) -> Any:
-    """A cell a spreadsheet will not run: text starting with = + - @ is quoted with '."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
 
 
 class CsvWriter:
