@@ -202,7 +202,7 @@ CASES = [(1, 2, (), "per-field"), (2, 3, (), "per-field"), (3, 4, (), "per-field
 
 
 @pytest.mark.parametrize(("seed", "players", "mix", "farms"), CASES)
-def test_the_variant_differs_exactly_where_its_rule_applies(
+def test_B8_the_variant_differs_exactly_where_its_farm_rule_applies(
         installed: Path, seed: int, players: int, mix: tuple[str, ...], farms: str) -> None:
     """The same logs replayed as the built-in game and as the variant: every event is the
     same but the final farm scores per field, which the variant pays 4 a city instead of 3
@@ -248,7 +248,7 @@ def _farm_difference(base: list[dict[str, Any]], rich: list[dict[str, Any]],
     return extra, farmed
 
 
-def test_the_variant_plays_per_field_by_default(installed: Path) -> None:
+def test_B8_the_variant_plays_per_field_by_default(installed: Path) -> None:
     """Its own games: the option defaults to per field, and farms are worth 4 a city."""
     log = generate_log(VARIANT, 3, 11)
     assert log["game"] == VARIANT and log["options"]["farm_scoring"] == "per-field"
