@@ -1,94 +1,27 @@
 """The viewer in a real browser: Debian's chromium, headless, driven by Playwright.
 
-The app runs on 127.0.0.1 with an ephemeral port in a background thread (werkzeug's
-``make_server``) on a temporary database. Screenshots go to ``test-output/browser/``.
+The fixtures (the app, chromium, a desktop and a phone page) are in ``conftest``.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import re
-import threading
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
 
 from replay.core.events import Score
 from replay.core.playback import play_through
 from replay.core.record import parse
 from replay.generate import dumps, generate_log
-from web.app import create_app
 
-sync_api = pytest.importorskip("playwright.sync_api")
-expect = sync_api.expect
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-OUT = Path(__file__).resolve().parent.parent / "test-output" / "browser"
-XSS = "<script>alert(1)</script>"
+from .support import CHROMIUM, OUT, PHONE, XSS, current_move, expect, store
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("browser") / "games.db")})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_port}"
-    finally:
-        srv.shutdown()
-        thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    OUT.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    context.set_default_timeout(10_000)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.on("dialog", lambda dialog: errors.append(f"dialog: {dialog.message}"))
-    yield pg
-    context.close()
-    assert not errors, errors
-
-
-@pytest.fixture(scope="module")
-def game4() -> dict[str, Any]:
-    return generate_log("base", 4, 7)
-
-
-def store(server: str, log: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(f"{server}/api/games", data=json.dumps(log).encode(),
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        body: dict[str, Any] = json.loads(response.read())
-    return body
-
-
-def current_move(pg: Any) -> str:
-    text: str = pg.locator("#moves a.current").get_attribute("data-move")
-    return text
 
 
 def test_upload_a_generated_game(server: str, page: Any, game4: dict[str, Any],
@@ -216,7 +149,7 @@ def test_audit_report_opens_in_chromium(server: str, page: Any, tmp_path: Path) 
 
     from replay.audit import audit
 
-    invalid = Path(__file__).resolve().parent.parent / "fixtures" / "invalid"
+    invalid = Path(__file__).resolve().parent.parent.parent / "fixtures" / "invalid"
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for i in range(6):
@@ -259,23 +192,11 @@ def test_audit_report_opens_in_chromium(server: str, page: Any, tmp_path: Path) 
 
 # ---------------------------------------------------------------- zoom, links, phone, help
 
-PHONE = {"width": 390, "height": 844}
 FAMILIES = {"base": ("base", 4, 3, ()),
             "base-ic-hs": ("base", 3, 5, ("inns-cathedrals", "hills-sheep")),
             "hunters-gatherers": ("hunters-gatherers", 4, 3, ()),
             "manhattan": ("manhattan", 4, 3, ())}
 
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    context.set_default_timeout(10_000)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield pg
-    context.close()
-    assert not errors, errors
 
 
 def view_box(pg: Any) -> list[float]:
