@@ -260,6 +260,9 @@ class Family(ABC):
     # a reference "module:Class" to a ``replay.lab.machines.GameMachine`` subclass, imported
     # only for fuzzing; None: the generic machine (the invariants every family owes)
     fuzz_machine: ClassVar[str | None] = None
+    # how its moves show on the analysis board: a reference "module:Class" to a
+    # ``replay.core.explore.Explorer`` subclass, imported only to explore; None: the default
+    explorer: ClassVar[str | None] = None
 
     def importers(self) -> tuple[Importer, ...]:
         """The importers of this family's foreign formats (imported on first use)."""

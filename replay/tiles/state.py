@@ -177,15 +177,20 @@ class TileState(Figures):
             tiles = [t for t in self.tileset.tiles if self.remaining.get(t.id, 0) > 0
                      and self._may_draw(t)]
         for tile in tiles:
-            spots = self.legal_placements(tile)
-            if not spots and self.config.seed is None:
-                yield self._move(tile=tile.id, discard=True)
-            for x, y, rot in spots:
-                figures: list[FigureChoice | None] = [None]
-                figures += self.figure_options(tile, x, y, rot)
-                for fig in figures:
-                    yield from self._complete_moves(
-                        tile, self._move(x=x, y=y, rotation=rot, tile=tile.id, figure=fig))
+            yield from self.legal_moves_of(tile)
+
+    def legal_moves_of(self, tile: TileType) -> Iterator[Any]:
+        """Every complete legal move of ``tile`` (``legal_moves``' for one tile): a table
+        log's unplaceable tile is a discard."""
+        spots = self.legal_placements(tile)
+        if not spots and self.config.seed is None:
+            yield self._move(tile=tile.id, discard=True)
+        for x, y, rot in spots:
+            figures: list[FigureChoice | None] = [None]
+            figures += self.figure_options(tile, x, y, rot)
+            for fig in figures:
+                yield from self._complete_moves(
+                    tile, self._move(x=x, y=y, rotation=rot, tile=tile.id, figure=fig))
 
     def _may_draw(self, tile: TileType) -> bool:
         try:

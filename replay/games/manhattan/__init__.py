@@ -39,6 +39,7 @@ class Manhattan(Family):
     header_fields = frozenset({"expansions", "options", "material", "deal"})
     player_fields = frozenset({"side", "second_colour"})
     fuzz_machine = "replay.games.manhattan.fuzz:ManhattanMachine"
+    explorer = "replay.games.manhattan.explore:ManhattanExplorer"
     _checked: tuple[GameConfig, ManhattanState] | None = None
 
     def configure(self, header: Mapping[str, Any], players: tuple[Player, ...],

@@ -1,0 +1,263 @@
+"""The analysis board's engine: the moves a position allows, told for a board, and variations.
+
+At any position of a log the user may try a move that was not played, then more: a
+*variation*. Its log is the game's own (header, seed, players) with the moves up to the
+branching position, then the variation's moves (``variation_log``), so it is replayed, judged
+and drawn exactly as a game is, and saved as one through the upload's checks.
+
+``choices(state, explorer, ...)`` lists every legal move of a position (``legal_moves``), each
+told for a board by the family's ``Explorer``: the *spot* it is played at (a cell, a lot; ""
+for a move played on no spot), an optional *facet* (a filter of the shading: Manhattan's piece),
+the *steps* of the menu that leads to it (turned 90°, then the knight in the city) and its
+text; and the spots where nothing is legal, each with the verifier's own rule and words
+(``Refusal``). A line of moves travels in URLs as *tokens*: each move the compact JSON object
+a log records, in unpadded base64url, joined by ".": a page extends a line by appending the
+token of the option chosen, and never decides anything itself.
+
+Table logs (no seed) name what each move draws. A variation follows the log's draws while it
+can (``Explorer.draw_of`` of the log's move at the same index); when it cannot (the tile was
+drawn in the variation already, it no longer fits...), the choices say so and list the draws
+left (``Choices.picks``) for the user to pick.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from .errors import IllegalMove, LogFormatError
+from .values import value
+
+if TYPE_CHECKING:
+    from .family import Family, GameState
+
+MAX_LINE = 200  # moves of one variation
+MAX_TOKEN = 2_000  # characters of one move's token
+MAX_OPTIONS = 5_000  # legal moves listed for one position (more: the list says it is cut)
+MAX_REFUSALS = 400  # spots told why nothing is legal there
+
+
+@value
+class Option:
+    """One legal move as the analysis board offers it (see the module)."""
+
+    index: int
+    spot: str
+    facet: str
+    steps: tuple[str, ...]
+    text: str
+    token: str  # the move as a line token
+    move: dict[str, Any]  # the move as the log records it
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "spot": self.spot, "facet": self.facet,
+                "steps": list(self.steps), "text": self.text, "token": self.token,
+                "move": self.move}
+
+
+@value
+class Refusal:
+    """A spot where no move is legal, with the rule that forbids the natural try there."""
+
+    spot: str
+    rule: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"spot": self.spot, "rule": self.rule, "message": self.message}
+
+
+@value
+class Choices:
+    """What a position allows (see the module): ``draw`` is the draw the options follow (a
+    table log's), ``wanted`` the log's own draw at this move, ``picks`` the (draw, label)
+    pairs to pick from when the log's draw cannot follow (then ``options`` is empty until one
+    is picked), ``note`` says so in words."""
+
+    options: tuple[Option, ...]
+    refusals: tuple[Refusal, ...]
+    draw: str | None
+    wanted: str | None
+    picks: tuple[tuple[str, str], ...]
+    note: str
+    truncated: bool
+
+    def spots(self) -> dict[str, str]:
+        """Every spot of the board with a class: "legal" or "illegal"."""
+        out = {r.spot: "illegal" for r in self.refusals}
+        out.update((o.spot, "legal") for o in self.options if o.spot)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"options": [o.to_json() for o in self.options],
+                "refusals": [r.to_json() for r in self.refusals],
+                "draw": self.draw, "wanted": self.wanted,
+                "picks": [{"draw": d, "label": label} for d, label in self.picks],
+                "note": self.note, "truncated": self.truncated}
+
+
+class Explorer:
+    """How a family's moves show on the analysis board; a family names its own with
+    ``Family.explorer`` (a reference "module:Class", built with the family). This default
+    offers every legal move as one step of a list, told by ``describe_move``; it knows no spot
+    on the board and no draw."""
+
+    def __init__(self, family: Family) -> None:
+        self.family = family
+
+    def draw_of(self, state: GameState, move: Any) -> str | None:
+        """What ``move`` draws by chance in a table log (the tile, the card), or None (a
+        seeded game draws by itself; a move that draws nothing)."""
+        return None
+
+    def draw_label(self, state: GameState, draw: str) -> str:
+        """A draw in words, for the list to pick from."""
+        return draw
+
+    def moves(self, state: GameState, draw: str | None) -> Iterator[Any]:
+        """The legal moves that draw ``draw`` (all of them when None)."""
+        for move in state.legal_moves():
+            if draw is None or self.draw_of(state, move) == draw:
+                yield move
+
+    def draws(self, state: GameState) -> list[str]:
+        """The draws the legal moves of a table log may make, in order."""
+        found = {d for m in state.legal_moves() if (d := self.draw_of(state, m)) is not None}
+        return sorted(found)
+
+    def place(self, state: GameState, move: Any) -> tuple[str, str, tuple[str, ...]]:
+        """Where a legal move goes: its spot ("" for none), its facet ("" for none) and the
+        steps of its menu."""
+        return "", "", (self.family.describe_move(move, None, state).text,)
+
+    def attempts(self, state: GameState, draw: str | None,
+                 legal: set[str]) -> Iterator[tuple[str, Any]]:
+        """For the spots where no move is legal (not in ``legal``), the move a player would
+        try there: its refusal is the verifier's reason. None by default."""
+        return iter(())
+
+    def mark(self, state: GameState, board: str, spots: Mapping[str, str],
+             prefix: str = "cr-") -> str:
+        """The board's SVG with every spot drawn as a target the page can click
+        (``<g class="spot legal|illegal" data-spot="...">``); unchanged by default (the page
+        then lists the moves)."""
+        return board
+
+
+def explorer_of(family: Family) -> Explorer:
+    """The family's explorer (``Family.explorer``), or the default one."""
+    from .plugins import load_ref
+
+    ref = getattr(family, "explorer", None)
+    if ref is None:
+        return Explorer(family)
+    cls = load_ref(ref, type)
+    made: Explorer = cls(family)
+    return made
+
+
+def choices(state: GameState, explorer: Explorer, wanted_move: Any = None,
+            pick: str | None = None) -> Choices:
+    """The choices of ``state`` (see the module): ``wanted_move`` is the log's move at this
+    index (its draw is followed when it can be), ``pick`` a draw the user picked."""
+    if state.finished:
+        return Choices((), (), None, None, (), "The game is over here.", False)
+    wanted = None if wanted_move is None else explorer.draw_of(state, wanted_move)
+    draws = explorer.draws(state)
+    draw: str | None = None
+    note = ""
+    picks: tuple[tuple[str, str], ...] = ()
+    if draws:
+        if pick is not None and pick in draws:
+            draw = pick
+            if wanted is not None and pick != wanted:
+                note = f"Picked: {explorer.draw_label(state, pick)}."
+        elif wanted is not None and wanted in draws:
+            draw = wanted
+        else:
+            why = ("the log has no more moves" if wanted_move is None else
+                   f"the log draws {explorer.draw_label(state, wanted)} here, which cannot "
+                   "come now" if wanted is not None else "the log's move draws nothing here")
+            note = f"The variation's draws cannot follow the log ({why}): pick what comes next."
+            picks = tuple((d, explorer.draw_label(state, d)) for d in draws)
+            return Choices((), (), None, wanted, picks, note, False)
+    options: list[Option] = []
+    truncated = False
+    family = explorer.family
+    for move in explorer.moves(state, draw):
+        if len(options) >= MAX_OPTIONS:
+            truncated = True
+            break
+        spot, facet, steps = explorer.place(state, move)
+        raw = family.encode_move(move)
+        text = family.describe_move(move, None, state).text
+        options.append(Option(len(options), spot, facet, steps, text, token(raw), raw))
+    legal = {o.spot for o in options if o.spot}
+    refusals: list[Refusal] = []
+    for spot, attempt in explorer.attempts(state, draw, legal):
+        if len(refusals) >= MAX_REFUSALS:
+            break
+        try:
+            state.check(attempt)
+        except IllegalMove as exc:
+            refusals.append(Refusal(spot, exc.rule, exc.message))
+    return Choices(tuple(options), tuple(refusals), draw, wanted, picks, note, truncated)
+
+
+# --------------------------------------------------------------------------- lines
+
+def token(move: Mapping[str, Any]) -> str:
+    """A move (the object a log records) as a line token."""
+    text = json.dumps(move, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+
+
+def read_line(text: str) -> list[Any]:
+    """The moves of a line (tokens joined by "."), decoded JSON values; ``LogFormatError``
+    at ``/line/i`` for a token that is not one."""
+    if not text:
+        return []
+    parts = text.split(".")
+    if len(parts) > MAX_LINE:
+        raise LogFormatError(f"a variation holds at most {MAX_LINE} moves ({len(parts)} given)",
+                             "/line")
+    out: list[Any] = []
+    for i, part in enumerate(parts):
+        where = f"/line/{i}"
+        if not part or len(part) > MAX_TOKEN or not part.isascii():
+            raise LogFormatError(f"move {i + 1} of the variation is not a move token", where)
+        try:
+            raw = base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)).decode("utf-8")
+            value_ = json.loads(raw)
+        except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError):
+            raise LogFormatError(f"move {i + 1} of the variation is not a move token",
+                                 where) from None
+        if not isinstance(value_, dict):
+            raise LogFormatError(f"move {i + 1} of the variation is not a JSON object", where)
+        out.append(value_)
+    return out
+
+
+def line_text(moves: list[Mapping[str, Any]]) -> str:
+    """A line's moves as tokens joined by "." (``read_line``'s inverse)."""
+    return ".".join(token(m) for m in moves)
+
+
+def variation_log(log: Mapping[str, Any], base: int, line: list[Any]) -> dict[str, Any]:
+    """The log of a variation: ``log``'s header and players with its first ``base`` moves,
+    then ``line``. The claims, the end and the meta of the game are not the variation's."""
+    out = {k: v for k, v in log.items() if k not in ("claims", "end", "meta", "moves")}
+    out["moves"] = list(log.get("moves", []))[:base] + list(line)
+    return out
+
+
+def line_path(path: str, base: int) -> str:
+    """A JSON path of a variation's log (``/moves/k/...``) as the path in its line
+    (``/line/(k - base)/...``); other paths unchanged."""
+    head, _, rest = path.removeprefix("/moves/").partition("/")
+    if path.startswith("/moves/") and head.isdigit() and int(head) >= base:
+        return f"/line/{int(head) - base}" + (f"/{rest}" if rest else "")
+    return path

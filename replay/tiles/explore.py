@@ -1,0 +1,125 @@
+"""The analysis board of the tile-laying families (``replay.core.explore``): a move's spot is
+the cell its tile goes to ("x,y"), its menu the rotation, then the figure ("no figure"
+included), then what else the family's move holds; the empty cells next to the board where
+the tile fits nowhere are told why (the verifier's words for the tile put there unturned).
+A table log draws the tile of each move: the variation follows the log's tile while it is
+left in the pile."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..core.explore import Explorer
+from ..core.family import GameState
+from ..core.svgtext import element, wrap
+from ..core.svgtext import num as _f
+from .art import SIZE
+from .state import TileState
+from .words import figure_text
+
+TILE_KEYS = frozenset({"x", "y", "rotation", "tile", "figure", "discard", "scores"})
+VIEWBOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
+NEIGHBOURS = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+def _tiles(state: GameState) -> TileState:
+    assert isinstance(state, TileState)
+    return state
+
+
+class TileExplorer(Explorer):
+    """See the module."""
+
+    def draw_of(self, state: GameState, move: Any) -> str | None:
+        if state.config.seed is not None:
+            return None
+        tile: str | None = getattr(move, "tile", None)
+        return tile
+
+    def draw_label(self, state: GameState, draw: str) -> str:
+        tile = _tiles(state).tiles_by_id.get(draw)
+        return f"{tile.words} ({draw})" if tile is not None else f"tile {draw}"
+
+    def moves(self, state: GameState, draw: str | None) -> Iterator[Any]:
+        game = _tiles(state)
+        if draw is None or game.config.seed is not None:
+            yield from game.legal_moves()
+            return
+        tile = game.tiles_by_id.get(draw)
+        if tile is not None and game.remaining.get(draw, 0) > 0 and game._may_draw(tile):
+            yield from game.legal_moves_of(tile)
+
+    def draws(self, state: GameState) -> list[str]:
+        game = _tiles(state)
+        if game.config.seed is not None or game.finished:
+            return []
+        return [t.id for t in game.tileset.tiles
+                if game.remaining.get(t.id, 0) > 0 and game._may_draw(t)]
+
+    def place(self, state: GameState, move: Any) -> tuple[str, str, tuple[str, ...]]:
+        if getattr(move, "discard", False):
+            return "", "", ("discard the tile: it fits nowhere (G5)",)
+        turned = "not turned" if not move.rotation else f"turned {move.rotation}°"
+        figure = figure_text(None, move) or "no figure"
+        extra = self.extra_words(state, move)
+        return f"{move.x},{move.y}", "", (turned, figure, *((extra,) if extra else ()))
+
+    def extra_words(self, state: GameState, move: Any) -> str:
+        """What a move holds beyond its tile and figure (a flock choice, a bonus tile...),
+        in the log's own fields."""
+        raw = self.family.encode_move(move)
+        parts = [f"{k}: {json.dumps(v, separators=(', ', ': '), ensure_ascii=False)}"
+                 for k, v in raw.items() if k not in TILE_KEYS]
+        return "; ".join(parts)
+
+    def attempts(self, state: GameState, draw: str | None,
+                 legal: set[str]) -> Iterator[tuple[str, Any]]:
+        game = _tiles(state)
+        seen: set[tuple[int, int]] = set()
+        for x, y in sorted(game.board):
+            for dx, dy in NEIGHBOURS:
+                cell = (x + dx, y + dy)
+                if cell in game.board or cell in seen:
+                    continue
+                seen.add(cell)
+                spot = f"{cell[0]},{cell[1]}"
+                if spot in legal:
+                    continue
+                raw: dict[str, Any] = {"x": cell[0], "y": cell[1], "rotation": 0}
+                if draw is not None:
+                    raw["tile"] = draw
+                yield spot, self.family.decode_move(raw, "")
+
+    def mark(self, state: GameState, board: str, spots: Mapping[str, str],
+             prefix: str = "cr-") -> str:
+        """The spots as squares over the cells (legal ones shaded), the viewBox grown to
+        hold them."""
+        found = VIEWBOX.search(board)
+        if not spots or found is None or "</svg>" not in board:
+            return board
+        vx, vy, vw, vh = (float(v) for v in found.groups())
+        x0, y0, x1, y1 = vx, vy, vx + vw, vy + vh
+        out = []
+        for spot, kind in sorted(spots.items()):
+            x, y = (int(v) for v in spot.split(","))
+            left, top = x * SIZE, y * SIZE
+            x0, y0 = min(x0, left - 10), min(y0, top - 10)
+            x1, y1 = max(x1, left + SIZE + 10), max(y1, top + SIZE + 10)
+            title = element("title", f"({x},{y})")
+            out.append(wrap("g", title, element(
+                "rect", x=_f(left + 3), y=_f(top + 3), width=_f(SIZE - 6), height=_f(SIZE - 6),
+                rx="6"), class_=f"spot {kind}", data_spot=spot, tabindex="0", role="button",
+                aria_label=f"cell ({x},{y})"))
+        box = f'viewBox="{_f(x0)} {_f(y0)} {_f(x1 - x0)} {_f(y1 - y0)}"'
+        board = board[:found.start()] + box + board[found.end():]
+        table = re.search(r'<rect class="table" [^>]*/>', board)
+        if table is not None:  # the table grows with the view
+            grown = element("rect", class_="table", x=_f(x0), y=_f(y0), width=_f(x1 - x0),
+                            height=_f(y1 - y0), fill="#ebe5d5")
+            board = board[:table.start()] + grown + board[table.end():]
+        group = wrap("g", *out, class_="spots")
+        end = board.rindex("</svg>")
+        return board[:end] + group + board[end:]
