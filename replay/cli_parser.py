@@ -103,7 +103,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if only in (None, "audit", "ingest"):
         from .audit.parsers import add_parsers
 
-        add_parsers(sub)  # their code is imported when they run
+        add_parsers(sub, _command)  # their code is imported when they run
     if only in (None, "diff"):
         from .lab.diff_command import add_parser as add_diff
 

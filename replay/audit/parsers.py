@@ -5,12 +5,48 @@ command's code is imported when it runs."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from ..cli_help import whole_number
 from ..core.json_input import MAX_BYTES
 
 FORMATS = ("text", "json", "csv", "html")
+SOURCES = ("files, directories (read recursively), zip and tar archives (.zip, .tar, .tar.gz, "
+           ".tgz, .tar.bz2, .tar.xz) and JSON Lines files (.jsonl, .ndjson: a log a line); "
+           "paths from the current directory")
+AUDIT_DESCRIPTION = """\
+Verify every game of a corpus on every core (or a Dask cluster) and write one report: the
+verdicts are those of 'verify', game by game, in the order of the walk whatever the number of
+workers. Games are named where they came from (games.zip!inner/a.json, logs.jsonl#12).
+Archives are read in memory, never extracted; an entry that cannot be read (too large, a bomb,
+an archive inside an archive, a cut archive) is reported as unreadable and the audit goes on.
+The summary (games, verdicts, illegal by rule, what could not be read and why, games per
+second) ends the text report and goes to stderr otherwise; on a terminal a progress bar shows
+the rate and ETA. Ctrl-C stops it: with --resume FILE the games done are kept and the same
+command goes on from there.
+
+Exit codes: the worst verdict: 0 every game valid or unfinished, 1 an illegal move or a wrong
+claim, 2 an unreadable game, a cut archive or bad arguments, 3 an internal error; 130 after
+Ctrl-C."""
+AUDIT_EXAMPLES = """examples:
+  python -m replay audit corpus/ games.zip logs.tar.gz logs.jsonl
+  python -m replay audit corpus/ --format html --out audit.html --viewer http://127.0.0.1:5000
+  python -m replay audit corpus/ --format json --out audit.jsonl   # verify --json per game
+  python -m replay audit corpus/ --format csv --out audit.csv --jobs 4 --fail-fast
+  python -m replay audit big.tar.gz --resume audit.ckpt   # again after Ctrl-C: goes on from there
+  python -m replay audit corpus/ --dask local              # on a Dask LocalCluster
+  python -m replay audit /shared/corpus --dask tcp://scheduler:8786 --shared-fs"""
+INGEST_DESCRIPTION = """\
+Store the games of a corpus (read as 'audit' reads them) in the web app's SQLite library:
+each game is checked as an upload is, and the new ones, valid or not, are stored in batches
+(one transaction per --batch games); identical logs are stored once. The counts (stored,
+duplicates, not stored and why) go to stderr. Exit codes: 0 every game stored or there already,
+2 some game not stored (unreadable) or bad arguments, 3 an internal error."""
+INGEST_EXAMPLES = """examples:
+  python -m replay ingest corpus/ games.zip --db games.db
+  python -m replay ingest logs.jsonl --db /var/lib/replay/games.db --jobs 4 --batch 1000
+  python -m replay serve --db games.db           # then browse them"""
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -27,47 +63,52 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def add_parsers(sub: Any) -> None:
-    """The ``audit`` and ``ingest`` commands of the command line."""
-    a = sub.add_parser("audit", help="verify a corpus (files, directories, zip and tar "
-                                     "archives, JSON Lines) on every core; one report")
-    a.add_argument("sources", nargs="+", metavar="SRC")
+def add_parsers(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None:
+    """The ``audit`` and ``ingest`` commands of the command line; ``command(sub, name, help,
+    description, examples)`` makes a sub-command as the others are made."""
+    a = command(sub, "audit", "verify a corpus (files, directories, zip and tar archives, JSON "
+                              "Lines) on every core; one report", AUDIT_DESCRIPTION,
+                AUDIT_EXAMPLES)
+    a.add_argument("sources", nargs="+", metavar="SRC", help="what to verify: " + SOURCES)
     a.add_argument("--jobs", type=whole_number(1, 1024), default=None, metavar="N",
                    help="worker processes (default: every core)")
     a.add_argument("--format", choices=FORMATS, default="text",
-                   help="text (non-valid games and the summary), json (JSON Lines: verify "
-                        "--json per game, then the summary), csv, html (one page)")
+                   help="text (the games that are not valid, then the summary), json (JSON "
+                        "Lines: verify --json per game, then the summary), csv, html (one "
+                        "page) (default: text)")
     a.add_argument("--out", metavar="FILE", help="write the report here (default: stdout)")
     a.add_argument("--fail-fast", action="store_true",
-                   help="stop at the first game that is not valid")
+                   help="stop at the first game that is not valid (default: off)")
     a.add_argument("--resume", metavar="FILE",
-                   help="checkpoint: rows finished are appended here, and an audit started "
-                        "again with it continues where it stopped")
+                   help="checkpoint: each finished game is appended here, and the same audit "
+                        "started again with it goes on where it stopped, with the same report "
+                        "(default: none, an interrupted audit starts over)")
     a.add_argument("--viewer", metavar="URL", help="link the HTML report's games to this web "
-                                                   "viewer (e.g. http://127.0.0.1:5000)")
-    a.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (a scheduler's "
-                                                     "address, or 'local' for a LocalCluster)")
+                   "viewer, e.g. http://127.0.0.1:5000 (default: no links)")
+    a.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: a scheduler's "
+                   "address, or 'local' for a LocalCluster (default: the local process pool)")
     a.add_argument("--shared-fs", action="store_true",
-                   help="with --dask ADDRESS: the workers see these paths (send paths, not "
-                        "bytes)")
+                   help="with --dask ADDRESS: the workers see these paths, so paths are sent, "
+                        "not bytes (default: off)")
     a.add_argument("--batch", type=whole_number(1, 1024), default=None, metavar="N",
-                   help="games sent to a worker at a time (default 16 on the local pool, "
+                   help="games sent to a worker at a time (default: 16 on the local pool, "
                         "256 on Dask)")
-    a.add_argument("--max-bytes", type=int, default=MAX_BYTES, help="largest log read "
-                                                                    "(default 5 MB)")
+    a.add_argument("--max-bytes", type=int, default=MAX_BYTES, metavar="N",
+                   help="largest log read, in bytes (default: 5 MB)")
     a.add_argument("-v", "--verbose", action="store_true",
-                   help="text: a line for every game, valid ones too")
+                   help="text: a line for every game, valid ones too (default: off)")
     a.set_defaults(func=cmd_audit)
 
-    i = sub.add_parser("ingest", help="store a corpus in the web app's SQLite library "
-                                      "(deduplicated, in batches)")
-    i.add_argument("sources", nargs="+", metavar="SRC")
+    i = command(sub, "ingest", "store a corpus in the web app's SQLite library "
+                               "(deduplicated, in batches)", INGEST_DESCRIPTION, INGEST_EXAMPLES)
+    i.add_argument("sources", nargs="+", metavar="SRC", help="what to store: " + SOURCES)
     i.add_argument("--db", default="games.db", metavar="PATH",
-                   help="SQLite file of the library (default: games.db here)")
+                   help="SQLite file of the library, made when missing (default: games.db "
+                        "in the current directory)")
     i.add_argument("--jobs", type=whole_number(1, 1024), default=None, metavar="N",
                    help="worker processes (default: every core)")
     i.add_argument("--batch", type=whole_number(1, 1024), default=500, metavar="N",
-                   help="games stored per transaction (default 500)")
-    i.add_argument("--max-bytes", type=int, default=MAX_BYTES, help="largest log read "
-                                                                    "(default 5 MB)")
+                   help="games stored per transaction (default: 500)")
+    i.add_argument("--max-bytes", type=int, default=MAX_BYTES, metavar="N",
+                   help="largest log read, in bytes (default: 5 MB)")
     i.set_defaults(func=cmd_ingest)

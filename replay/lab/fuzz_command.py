@@ -78,7 +78,8 @@ def add_fuzz(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None:
     examples)`` makes a sub-command as the others are made."""
     f = command(sub, "fuzz", HELP, DESCRIPTION, examples())
     f.add_argument("--game", required=True, metavar="GAME",
-                   help="the family to play: " + ", ".join(x.name for x in families()))
+                   help="the family to play (required; no default): "
+                        + ", ".join(x.name for x in families()))
     f.add_argument("--expansions", metavar="LIST", help="comma-separated expansions played in "
                    "every game, or 'none' for the game alone (default: every mix of the "
                    "family's expansions, the games shared among them)")
