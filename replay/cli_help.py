@@ -50,7 +50,8 @@ def generate_examples() -> str:
 
 
 NUMBERING = ("Moves are numbered from 1: move N is the N-th move of the log and position N the "
-             "board after it (0: the start); the JSON names the same move /moves/N-1.")
+             "board after it (0: the start); the JSON says the same number, \"move\": N, with "
+             "its log entry, \"entry\": \"/moves/N-1\" (\"report_version\": 2).")
 
 EXAMPLES: dict[str, str] = {
     "verify": """examples:

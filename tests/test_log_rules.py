@@ -181,7 +181,8 @@ def test_cli_exit_codes_and_json(capsys: Any) -> None:
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["valid"] for r in rows] == [True, False, False]
     assert rows[0]["winners"] == ["Vert"] and rows[0]["final_scores"]["Jaune"] == 5
-    assert rows[1]["error"]["rule"] == "G4" and rows[1]["error"]["move"] == 5
+    assert rows[1]["error"]["rule"] == "G4" and rows[1]["error"]["move"] == 6  # from 1
+    assert rows[1]["error"]["entry"] == "/moves/5" and rows[1]["report_version"] == 2
     assert rows[2]["error"]["path"] == ""
     for key in ("valid", "final_scores", "winners", "state_hash", "error"):
         assert key in rows[0]

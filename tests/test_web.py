@@ -120,12 +120,13 @@ def test_identical_logs_get_the_same_id(client: FlaskClient, text2: str) -> None
 
 def test_illegal_but_well_formed_game_is_stored_with_its_verdict(
         client: FlaskClient, log2: dict[str, Any]) -> None:
-    """G4, reported with its move index (L3) and stored."""
+    """G4, reported with its move number (counted from 1) and log entry (L3), and stored."""
     r = post_game(client, json.dumps(illegal(log2)))
     assert r.status_code == 201
     verdict = r.get_json()["verdict"]
     assert verdict == {"valid": False, "verdict": "invalid", "finished": False, "rule": "G4",
-                       "move": 5, "player": "Ben", "message": verdict["message"]}
+                       "move": 6, "entry": "/moves/5", "player": "Ben",
+                       "message": verdict["message"], "report_version": 2}
     assert "already holds" in verdict["message"]
     assert r.get_json()["open_at"] == 6
 
@@ -240,7 +241,8 @@ def test_get_position(client: FlaskClient, text2: str, log2: dict[str, Any]) -> 
 def test_get_position_of_the_failing_move(client: FlaskClient, log2: dict[str, Any]) -> None:
     game_id = stored_id(client, json.dumps(illegal(log2)))
     state = client.get(f"/api/games/{game_id}/moves/6").get_json()
-    assert state["failure"]["rule"] == "G4" and state["failure"]["move"] == 5
+    assert state["failure"]["rule"] == "G4" and state["failure"]["move"] == 6
+    assert state["failure"]["entry"] == "/moves/5"
     assert state["last"] == 6
     assert client.get(f"/api/games/{game_id}/moves/7").status_code == 404
 

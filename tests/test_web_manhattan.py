@@ -227,8 +227,9 @@ def test_a_broken_log_shows_its_failure(client: FlaskClient, log3: dict[str, Any
     name = log3["players"][seat]["name"]
     body = stored(client, bad)
     assert body["verdict"] == {"valid": False, "verdict": "invalid", "finished": False,
-                               "rule": "M3", "move": index, "player": name,
-                               "message": body["verdict"]["message"]}
+                               "rule": "M3", "move": index + 1, "entry": f"/moves/{index}",
+                               "player": name, "message": body["verdict"]["message"],
+                               "report_version": 2}
     assert f"holds no card {card}" in body["verdict"]["message"]
     assert body["open_at"] == body["last_move"] == index + 1
     r = client.get(f"/games/{body['id']}")
@@ -242,7 +243,7 @@ def test_a_broken_log_shows_its_failure(client: FlaskClient, log3: dict[str, Any
     entry = move_entry(page.get_data(as_text=True), index + 1)
     assert f"(card {card})" in entry and entry.endswith("illegal")
     state = client.get(f"/api/games/{body['id']}/moves/{index + 1}").get_json()
-    assert state["failure"]["rule"] == "M3" and state["failure"]["move"] == index
+    assert state["failure"]["rule"] == "M3" and state["failure"]["move"] == index + 1
     assert state["played"]["illegal"] is True and f"(card {card})" in state["played"]["text"]
     svg = client.get(f"/games/{body['id']}/moves/{index + 1}.svg").get_data(as_text=True)
     assert 'class="failed"' in svg and "M3" in svg

@@ -108,7 +108,7 @@ def test_one_move_numbering_for_cli_render_and_web(tmp_path: Path) -> None:
     bad = copy.deepcopy(log)
     bad["moves"][8]["x"] += 40  # the 9th move is illegal
     report = verify(bad, name="g.json")
-    assert report.failure is not None and report.failure.move == 8  # the JSON keeps the index
+    assert report.failure is not None and report.failure.move == 8  # the engine keeps the index
     assert "INVALID at move 9 (" in report.line() and "log entry /moves/8" in report.line()
     record = parse(bad)
     assert svg.position(record, None).n == 9 == svg.position(record, None).failure.index + 1  # type: ignore[union-attr]

@@ -41,9 +41,7 @@ def game_json(row: store.GameRow, entry: Entry | None = None) -> dict[str, Any]:
                      "score": row.scores[i] if i < len(row.scores) else None}
                     for i, p in enumerate(row.players)],
         "moves": row.moves, "moves_played": row.moves_played, "finished": row.finished,
-        "verdict": {"valid": row.verdict == "valid", "verdict": row.verdict,
-                    "finished": row.finished, "rule": row.rule, "move": row.error_move,
-                    "player": row.error_player, "message": row.message},
+        "verdict": viewer.row_verdict(row),
         "winners": row.winners,
         "source_format": row.source_format,
         "import_problems": row.import_problems,

@@ -11,8 +11,10 @@ from replay.core.colours import text_on
 from replay.core.events import Event, Score, worth_telling
 from replay.core.family import GameState
 from replay.core.svgtext import element, open_tag, wrap
+from replay.core.verify import REPORT_VERSION, where_json
 from replay.tiles import drawing
 
+from .db import GameRow
 from .games import Entry, Summary
 
 
@@ -264,20 +266,25 @@ def as_json(view: View, urls: dict[str, str]) -> dict[str, Any]:
                          "illegal": m.failed}
     if view.failure is not None:
         f = view.failure
-        out["failure"] = {"move": f.index, "player": f.player, "rule": f.rule,
+        out["failure"] = {**where_json(f.index), "player": f.player, "rule": f.rule,
                           "message": f.message, "text": f.text()}
     if view.header_error is not None:
-        out["failure"] = {"move": None, "player": None, "rule": entry.row.rule,
+        out["failure"] = {**where_json(None), "player": None, "rule": entry.row.rule,
                           "message": entry.row.message, "text": view.header_error}
     return out
 
 
 def verdict_json(entry: Entry) -> dict[str, Any]:
     """A stored game's verdict as the API returns it."""
-    row = entry.row
+    return row_verdict(entry.row)
+
+
+def row_verdict(row: GameRow) -> dict[str, Any]:
+    """A library row's verdict as the API returns it: its move counted from 1, with its log
+    entry (the row keeps the 0-based index), and the ``report_version`` of that numbering."""
     return {"valid": row.verdict == "valid", "verdict": row.verdict, "finished": row.finished,
-            "rule": row.rule, "move": row.error_move, "player": row.error_player,
-            "message": row.message}
+            "rule": row.rule, **where_json(row.error_move), "player": row.error_player,
+            "message": row.message, "report_version": REPORT_VERSION}
 
 
 # --------------------------------------------------------------------------- chart

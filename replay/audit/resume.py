@@ -6,7 +6,8 @@ a row, written in the order of the walk and flushed at least once a second (a fl
 the audit some 30 microseconds a game) and when the audit stops, Ctrl-C included. A last line
 cut short by the interruption is ignored (its game is verified again; so are the rows of the
 last second when the process was killed outright). Resuming with other sources is
-refused: the rows' indices would not mean the same games.
+refused: the rows' indices would not mean the same games. A row's report written before
+``report_version`` 2 (moves by their 0-based index) is read as the current version.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from ..core.verify import upgrade
 from .work import Row
 
 VERSION = 1
@@ -59,6 +61,8 @@ def load(path: str | Path, sources: Sequence[str]) -> dict[int, Row]:
             except ValueError:
                 break
             if isinstance(row, dict) and isinstance(row.get("index"), int):
+                if isinstance(row.get("report"), dict):  # written by an earlier version
+                    row["report"] = upgrade(row["report"])
                 rows[row["index"]] = row
     return rows
 

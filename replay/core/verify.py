@@ -28,17 +28,61 @@ INTERNAL = "internal"  # the rule of a report on a log the verifier failed on (a
 def move_number(index: int) -> int:
     """The number people read for the move at ``index`` of a log's ``moves`` (0-based).
 
-    One numbering on every surface (the CLI, the web viewer, ``render --move``, the docs):
-    **move N is the N-th move of the log, counted from 1, and position N is the board after
-    it** (position 0: the start). The JSON keeps the 0-based index (``error.move``, the path
-    ``/moves/N-1``), written beside the number where a person might want the log entry."""
+    One numbering on every surface (the CLI, the web viewer and its API, ``render --move``,
+    the JSON reports, the docs): **move N is the N-th move of the log, counted from 1, and
+    position N is the board after it** (position 0: the start). The JSON writes the number
+    (``error.move``) and, beside it, the log entry as a JSON pointer (``error.entry``,
+    ``/moves/N-1``); inside the engine a move is its 0-based index."""
     return index + 1
+
+
+# The version of the JSON reports (``verify --json``, the API's verdicts, the audit's lines):
+# 1 (no ``report_version`` field) named a move by its 0-based index; 2 by its number, counted
+# from 1, with its log entry (``entry``: ``/moves/N-1``) beside it.
+REPORT_VERSION = 2
+
+
+def where_json(index: int | None) -> dict[str, Any]:
+    """How the JSON names the move at ``index`` (0-based; None: no move): its number and its
+    log entry."""
+    if index is None:
+        return {"move": None, "entry": None}
+    return {"move": move_number(index), "entry": f"/moves/{index}"}
+
+
+def move_index(report: Mapping[str, Any]) -> int | None:
+    """The 0-based index of the failing move of a ``verify --json`` report of any version
+    (None: no move, or not a report)."""
+    error = report.get("error")
+    move = error.get("move") if isinstance(error, dict) else None
+    if not isinstance(move, int) or isinstance(move, bool):
+        return None
+    return move if _version(report) == 1 else move - 1
+
+
+def _version(report: Mapping[str, Any]) -> Any:
+    return report.get("report_version") or 1  # none (or null): version 1
+
+
+def upgrade(report: dict[str, Any]) -> dict[str, Any]:
+    """A ``verify --json`` report of version 1 (moves by their 0-based index) written as the
+    current version; a current one as it is."""
+    if _version(report) != 1 or "error" not in report:
+        return report
+    out = {**report, "report_version": REPORT_VERSION}
+    error = report.get("error")
+    if isinstance(error, dict) and "move" in error:
+        out["error"] = {**error, **where_json(move_index(report))}
+    if isinstance(report.get("claims"), list):
+        out["claims"] = [{**c, **where_json(c["move"])} if isinstance(c, dict)
+                         and isinstance(c.get("move"), int) else c for c in report["claims"]]
+    return out
 
 
 class Fault:
     """Why a log is not valid: the rule, the message, and where (the 0-based index of the
     move, the player, the JSON pointer of an unreadable value; None where it does not
-    apply)."""
+    apply). Its JSON names the move by its number and its log entry (``where_json``)."""
 
     __slots__ = ("rule", "message", "move", "player", "path")
     rule: str  # L1 (unreadable), L2 (a wrong claim), a rule id, or INTERNAL
@@ -58,13 +102,15 @@ class Fault:
     def as_json(self) -> dict[str, Any]:
         if self.rule == INTERNAL:
             return {"rule": self.rule, "message": self.message}
-        return {"move": self.move, "player": self.player, "rule": self.rule,
+        return {**where_json(self.move), "player": self.player, "rule": self.rule,
                 "message": self.message, "path": self.path}
 
 
 class Claim:
     """A wrong claim of the log (L2): what it claimed, what the replay gives, after which move
-    (0-based; None: at the end) and of which player (None: the winners)."""
+    (0-based; None: at the end) and of which player (None: the winners). Its JSON names the
+    move by its number and its log entry (``where_json``): a claim of ``moves[i].scores`` is
+    "after move i+1"."""
 
     __slots__ = ("move", "player", "claimed", "actual", "message")
     move: int | None
@@ -82,7 +128,7 @@ class Claim:
         self.message = message
 
     def as_json(self) -> dict[str, Any]:
-        return {"move": self.move, "player": self.player, "claimed": self.claimed,
+        return {**where_json(self.move), "player": self.player, "claimed": self.claimed,
                 "actual": self.actual, "message": self.message}
 
 
@@ -156,13 +202,15 @@ class Report:
 
     def as_json(self) -> dict[str, Any]:
         """What ``verify --json`` prints (``move_hashes``: the state hash after each move
-        played, 16 hex digits each, one after the other)."""
+        played, 16 hex digits each, one after the other; ``report_version``: see
+        ``REPORT_VERSION``)."""
         error = None if self.failure is None else self.failure.as_json()
         if self.internal:
-            return {"file": self.source, "valid": None, "error": error}
+            return {"report_version": REPORT_VERSION, "file": self.source, "valid": None,
+                    "error": error}
         return {
-            "file": self.source, "valid": self.valid, "finished": self.finished,
-            "moves": self.moves, "moves_played": self.moves_played,
+            "report_version": REPORT_VERSION, "file": self.source, "valid": self.valid,
+            "finished": self.finished, "moves": self.moves, "moves_played": self.moves_played,
             "final_scores": self.final_scores, "winners": self.winners,
             "state_hash": self.state_hash, "error": error,
             "claims": [c.as_json() for c in self.claims],

@@ -39,7 +39,7 @@ from ..core.json_input import MAX_BYTES, decode, read_bounded
 from ..core.playback import play_through
 from ..core.record import GameRecord, foreign, parse
 from ..core.values import replace
-from ..core.verify import internal_message, verify
+from ..core.verify import internal_message, move_index, upgrade, verify
 
 if TYPE_CHECKING:
     from ..core.events import Event
@@ -72,12 +72,13 @@ class NotComparable(Exception):
 
 def refusal(rule: str, message: str, move: int | None = None, player: str | None = None,
             path: str | None = None) -> dict[str, Any]:
-    """Why one side does not replay a game: the move (its number, counted from 1: ``path``
-    is its log entry ``/moves/N-1``; None: the header), the player, the rule and message."""
-    if move is not None and path is None:
-        path = f"/moves/{move}"
-    return {"move": None if move is None else move + 1, "player": player, "rule": rule,
-            "message": message, "path": path}
+    """Why one side does not replay a game: the move (``move`` the 0-based index; written as
+    its number, counted from 1, and its log entry ``entry``, ``/moves/N-1``, which is also
+    ``path`` unless an unreadable value's path is given; None: the header), the player, the
+    rule and message."""
+    entry = None if move is None else f"/moves/{move}"
+    return {"move": None if move is None else move + 1, "entry": entry, "player": player,
+            "rule": rule, "message": message, "path": entry if path is None else path}
 
 
 def with_settings(value: Any, settings: Mapping[str, Any]) -> Any:
@@ -303,10 +304,8 @@ def _baseline_refusal(report: Mapping[str, Any]) -> dict[str, Any] | None:
     error = report.get("error")
     if not isinstance(error, dict):
         return None
-    move = error.get("move")
-    return refusal(str(error.get("rule")), str(error.get("message")),
-                   move if isinstance(move, int) else None, error.get("player"),
-                   error.get("path"))
+    return refusal(str(error.get("rule")), str(error.get("message")), move_index(report),
+                   error.get("player"), error.get("path"))
 
 
 def _played_through(report: Mapping[str, Any]) -> bool:
@@ -324,7 +323,7 @@ def _baseline_first(old: Mapping[str, Any], new: Mapping[str, Any], ha: list[str
     first = _first_hash_difference(ha, hb)
     last = max(len(hb), 1) - 1
     if _verdict(old) != _verdict(new):
-        moves = [m for m in (_verdict(old)[2], _verdict(new)[2]) if isinstance(m, int)]
+        moves = [m for m in (move_index(old), move_index(new)) if m is not None]
         header = not moves and "L2" not in (_verdict(old)[1], _verdict(new)[1])
         at = min(moves) if moves else (-1 if header else last)
         first = at if first is None else min(first, at)
@@ -333,7 +332,8 @@ def _baseline_first(old: Mapping[str, Any], new: Mapping[str, Any], ha: list[str
 
 def compare_baseline(old: Mapping[str, Any], data: Any, name: str, max_bytes: int) -> Row:
     """The row of a game verified today against ``old``, the earlier ``verify --json`` of it
-    (without index and name)."""
+    (without index and name; of any ``report_version``: ``upgrade``)."""
+    old = upgrade(dict(old))
     now = verify(data, max_bytes=max_bytes, name=name)
     new = now.as_json()
     if now.internal:

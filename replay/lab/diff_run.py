@@ -31,7 +31,8 @@ from ..audit.work import Task
 from .diff import INTERNAL, DiffSpec, DiffTask, Row, diff_batch
 from .diff_report import CsvWriter, DiffSummary, JsonWriter, TextWriter, Writer
 
-KEPT = ("file", "valid", "finished", "error", "move_hashes", "final_scores", "winners")
+KEPT = ("report_version", "file", "valid", "finished", "error", "move_hashes", "final_scores",
+        "winners")
 
 
 class BaselineError(Exception):

@@ -98,7 +98,7 @@ def _compare(game: Game, row: Row | None) -> str:
     if not row.get("valid"):
         error = row.get("error") or {}
         return (f"a game of the run is invalid: {error.get('rule')} at move "
-                f"{(error.get('move') or 0) + 1}: {error.get('message')}")
+                f"{error.get('move')}: {error.get('message')}")  # counted from 1
     theirs = str(row.get("move_hashes", ""))
     ours = "".join(game.hashes)
     if theirs == ours:

@@ -30,10 +30,11 @@
     } else if (e && e.path !== null && e.path !== undefined) {
       show("bad", what + "Schema error at " + (e.path || "/") + ": " + e.message);
     } else if (e) {
-      // move N is the N-th move of the log (its JSON entry /moves/N-1), as in the viewer
+      // move N is the N-th move of the log (its JSON entry /moves/N-1), as in the viewer;
+      // the report (report_version 2) says both
       const where = e.move === null || e.move === undefined
         ? (e.rule === "L2" ? "at the end" : "in the header")
-        : "at move " + (e.move + 1) + " (log entry /moves/" + e.move + ")";
+        : "at move " + e.move + " (log entry " + e.entry + ")";
       const who = e.player ? " (" + e.player + ")" : "";
       show("warn", what + "Well-formed, but invalid " + where + who + ": " + e.rule + ": " + e.message +
         ". It can still be stored: the viewer opens at the failing move.");
