@@ -199,6 +199,12 @@ class GameState:
     def end_now(self) -> list[Event]:
         """End the game here and score it (a log ending ``"after-last-move"``)."""
 
+    def scores_if_ended(self) -> list[int]:
+        """The scores if the game ended now (``end_now`` on a copy): the state is unchanged."""
+        ended = self.copy()
+        ended.end_now()
+        return list(ended.scores)
+
     def winners(self) -> list[int]:
         """The seats with the best score (G11: every best score wins)."""
         best = max(self.scores)

@@ -7,15 +7,18 @@ players of greatest strength all win (G8) unless the family breaks the tie
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from ..core.events import Score
+from ..core.sink import DROP
 from .features import Feature, Figure
 
 if TYPE_CHECKING:
     from .state import TileState as Game
 
 FOLLOWERS = ("follower", "large-follower")
+G = TypeVar("G", bound="Game")  # a tile-laying state of one family
 
 
 def majority(game: Game, figures: list[Figure],
@@ -40,6 +43,20 @@ def score_event(feature: str, phase: str, points: int, winners: list[int],
     """A ``Score`` event (strengths by seat; ``feature_id``: the feature's first node)."""
     return Score(phase, feature, points, tuple(winners), tuple(sorted(strengths.items())),
                  detail, rule, cells, feature_id)
+
+
+def scores_after(game: G, scoring: Callable[[G], None]) -> list[int]:
+    """The scores after a final ``scoring`` that only adds points, worked out on ``game`` and
+    undone (the scores, the hash and the sink as they were; the sink drops its events):
+    ``GameState.scores_if_ended`` without the default's copy of the whole state."""
+    scores, before, sink = list(game.scores), game.hash, game.sink
+    game.sink = DROP
+    try:
+        scoring(game)
+        return list(game.scores)
+    finally:
+        game.scores[:] = scores
+        game.hash, game.sink = before, sink
 
 
 def plural(k: int, word: str, many: str | None = None) -> str:

@@ -17,6 +17,7 @@ from ...core.family import Family, GameConfig
 from ...core.values import class_fields, value_type
 from ...tiles.features import Feature, Figure
 from ...tiles.moves import FigureChoice, TileMove, plain_fields
+from ...tiles.scoring import scores_after
 from ...tiles.state import FigureKind, TileState
 from ...tiles.tileset import TileType
 from . import scoring
@@ -190,6 +191,11 @@ class CarcassonneState(TileState):
 
     def final_scoring(self) -> None:
         scoring.final_scoring(self)
+
+    def scores_if_ended(self) -> list[int]:
+        """The final scoring (B7, B8) worked out here and undone, without the default's copy
+        of the state: it only adds points (figures stay on the board at the end)."""
+        return list(self.scores) if self.finished else scores_after(self, scoring.final_scoring)
 
 
 

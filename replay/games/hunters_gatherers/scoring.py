@@ -49,6 +49,14 @@ def final_scoring(game: Game) -> None:
         if feat.type in ("forest", "river") and not feat.scored:
             for fig in list(feat.figures):
                 game.return_figure(feat, fig)
+    final_points(game, feats)
+
+
+def final_points(game: Game, feats: list[Feature] | None = None) -> None:
+    """HG10 huts, HG11 hunters: the points of the final scoring, which the gatherers and
+    fishers going home (HG9) do not change (``feats``: the features, default all)."""
+    if feats is None:
+        feats = game.features()
     networks = [f for f in game.net_features() if any(x.kind == "hut" for x in f.figures)]
     for net in networks:
         fish = net.counts.get("fish", 0)

@@ -22,6 +22,7 @@ from ...core.values import value_type
 from ...tiles.events import Discard
 from ...tiles.features import Feature, FeatureGraph, Figure
 from ...tiles.moves import FigureChoice, TileMove, plain_fields
+from ...tiles.scoring import scores_after
 from ...tiles.state import Cell, FigureKind, Placement, TileState, group_links, link
 from ...tiles.tileset import SIDE_DELTA, Segment, TileType
 from . import scoring
@@ -417,4 +418,10 @@ class HuntersGatherersState(TileState):
 
     def final_scoring(self) -> None:
         scoring.final_scoring(self)
+
+    def scores_if_ended(self) -> list[int]:
+        """The final scoring's points (HG10, HG11) worked out here and undone, without the
+        default's copy of the state: the gatherers and fishers going home (HG9) score
+        nothing."""
+        return list(self.scores) if self.finished else scores_after(self, scoring.final_points)
 
