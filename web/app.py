@@ -21,7 +21,7 @@ from flask import Flask, Response, abort, g, request
 
 from replay.core.json_input import MAX_BYTES
 
-from . import api, db, errors, views
+from . import analysis, api, db, errors, views
 from .games import Cache
 from .guard import check_origin
 
@@ -41,6 +41,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         CACHE_SIZE=64,
         PAGE_SIZE=50,
         RATE_LIMIT="60/60",
+        ANALYSIS_RATE_LIMIT="600/60",
     )
     if config:
         app.config.update(config)
@@ -49,6 +50,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["replay_cache"] = Cache(int(app.config["CACHE_SIZE"]))
     app.register_blueprint(views.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(analysis.bp)
     errors.register(app)
     app.before_request(_start)
     app.before_request(check_origin)  # cross-site posts: 415 / 403 (web.guard)

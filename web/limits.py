@@ -33,16 +33,17 @@ def parse_rate(text: str) -> tuple[int, int]:
     return count, seconds
 
 
-def retry_after() -> int | None:
+def retry_after(kind: str = "") -> int | None:
     """Count a heavy request of this client; the seconds it must wait when it is over its
-    limit, else None."""
-    setting: Any = current_app.config.get("RATE_LIMIT")
+    limit, else None. ``kind`` "analysis" counts in a budget of its own
+    (``ANALYSIS_RATE_LIMIT``: exploring a game takes a request a move)."""
+    setting: Any = current_app.config.get("ANALYSIS_RATE_LIMIT" if kind else "RATE_LIMIT")
     if not setting:
         return None
     count, seconds = parse_rate(str(setting))
     now = time.time()
     window = int(now // seconds)
-    client = request.remote_addr or "unknown"
+    client = (request.remote_addr or "unknown") + (f" {kind}" if kind else "")
     try:
         db = get_db()  # may itself fail: SQLite cannot open a library on a failing disk
         with write(db):
@@ -61,8 +62,9 @@ def retry_after() -> int | None:
     return max(1, math.ceil((window + 1) * seconds - now))
 
 
-def check_rate() -> None:
-    """Count a heavy request; 429 (with ``Retry-After``) when the client is over its limit."""
-    wait = retry_after()
+def check_rate(kind: str = "") -> None:
+    """Count a heavy request (of ``kind``, see ``retry_after``); 429 (with ``Retry-After``)
+    when the client is over its limit."""
+    wait = retry_after(kind)
     if wait is not None:
         raise TooManyRequests(retry_after=wait)

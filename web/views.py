@@ -19,9 +19,10 @@ from replay import svg
 from replay.core.errors import LogFormatError
 from replay.core.family import families
 
+from . import analysis, variations, viewer
 from . import db as store
-from . import viewer
-from .games import MAX_OFFSET, cache, check, entry_or_404, log_limit, query_int, save
+from .errors import respond
+from .games import MAX_OFFSET, Entry, cache, check, entry_or_404, log_limit, query_int, save
 from .limits import check_rate
 
 bp = Blueprint("pages", __name__)
@@ -69,10 +70,13 @@ def index() -> ResponseReturnValue:
 
 @bp.get("/games")
 def library() -> ResponseReturnValue:
-    """The stored games, filtered by verdict and player name, a page at a time."""
+    """The stored games, filtered by verdict, player name, game and expansion, a page at a
+    time."""
     verdict = request.args.get("verdict", "")
     verdict = verdict if verdict in store.VERDICTS else ""
     player = request.args.get("player", "").strip()[:64]
+    game_name = request.args.get("game", "").strip()[:64]
+    expansion = request.args.get("expansion", "").strip()[:64]
     size = query_int("size", _page_size(), 1, 200)
     page = query_int("page", 1, 1, MAX_OFFSET // size)
     sort = request.args.get("sort", "date")
@@ -80,11 +84,25 @@ def library() -> ResponseReturnValue:
     descending = request.args.get("order", "desc" if sort in ("date", "moves") else "asc") \
         != "asc"
     rows, total = store.search(store.get_db(), verdict or None, player or None, size,
-                               (page - 1) * size, sort, descending)
+                               (page - 1) * size, sort, descending, game_name or None,
+                               expansion or None)
     pages = max(1, -(-total // size))
+    filters = {"verdict": verdict or None, "player": player or None, "game": game_name or None,
+               "expansion": expansion or None}
     return render_template("library.html", rows=rows, total=total, page=page, pages=pages,
                            verdict=verdict, player=player, sort=sort, descending=descending,
-                           sorts=SORT_LABELS)
+                           sorts=SORT_LABELS, filters=filters, game=game_name,
+                           expansion=expansion, choices=filter_choices(game_name))
+
+
+def filter_choices(game_name: str) -> dict[str, list[tuple[str, str]]]:
+    """The library's game and expansion selects: (value, label) of every installed game, and
+    of the expansions of the chosen game (of every game when none is chosen)."""
+    installed = families()
+    chosen = [f for f in installed if f.name == game_name] or installed
+    expansions = {x.name: x.label for f in chosen for x in f.expansions.values()}
+    return {"games": [(f.name, f.label) for f in installed],
+            "expansions": sorted(expansions.items(), key=lambda kv: kv[1])}
 
 
 SORT_LABELS = {"date": "Date", "players": "Players", "game": "Game", "moves": "Moves",
@@ -111,12 +129,13 @@ def upload() -> ResponseReturnValue:
     else:
         return render_template("upload.html", limit=log_limit(), text=text,
                                error=LogFormatError("choose a file or paste a log")), 400
+    name = chosen.filename if chosen is not None and chosen.filename else ""
     try:
         checked = check(data, log_limit())
     except LogFormatError as exc:
         return render_template("upload.html", limit=log_limit(), text=text, error=exc), 400
     db = store.get_db()
-    row, _ = save(db, checked)
+    row, _ = save(db, checked, name[:200])
     entry = cache().get(db, row.id)
     assert entry is not None
     return redirect(url_for("pages.position", game_id=row.id, n=entry.default_position()), 303)
@@ -133,17 +152,26 @@ def game(game_id: str) -> ResponseReturnValue:
 def position(game_id: str, n: int) -> ResponseReturnValue:
     """The viewer at position ``n`` (404 when the game lacks it)."""
     entry = entry_or_404(game_id)
+    base = url_for("pages.position", game_id=game_id, n=0)[:-1]
     try:
-        view = viewer.build(entry, n)
+        context = analysis.page_context(entry, n, base)
+        if not isinstance(context, dict):
+            return context  # a move played on the analysis board: its page
+        shown: Entry = context["shown"]
+        view = viewer.build(shown, n)
     except IndexError:
         abort(404)
-    base = url_for("pages.position", game_id=game_id, n=0)[:-1]
-    parsed = entry.parsed is not None
-    chart = Markup(viewer.chart(entry, n, base)) if parsed else Markup("")
+    except LogFormatError as exc:
+        return respond(400, "Bad Request", f"This link's variation cannot be played: "
+                       f"{exc.path or '/'}: {exc.message}")
+    parsed = shown.parsed is not None
+    chart = analysis.link_chart(viewer.chart(shown, n, base), base, context["query"]) \
+        if parsed else ""
+    board = variations.marked_board(shown, view.board, n, context["choices"])
     return render_template("viewer.html", view=view, entry=entry, row=entry.row,
-                           summary=entry.summary, base=base, board=Markup(view.board),
-                           next_tile=Markup(view.next_tile_svg), chart=chart,
-                           standings=viewer.standings(entry, n) if parsed else [])
+                           summary=entry.summary, base=base, board=Markup(board),
+                           next_tile=Markup(view.next_tile_svg), chart=Markup(chart),
+                           standings=viewer.standings(shown, n) if parsed else [], **context)
 
 
 @bp.get("/games/<game_id>/moves/<int:n>.svg")

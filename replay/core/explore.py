@@ -133,6 +133,10 @@ class Explorer:
         steps of its menu."""
         return "", "", (self.family.describe_move(move, None, state).text,)
 
+    def spot_label(self, spot: str) -> str:
+        """A spot in words, for the menu of the moves played there."""
+        return spot
+
     def attempts(self, state: GameState, draw: str | None,
                  legal: set[str]) -> Iterator[tuple[str, Any]]:
         """For the spots where no move is legal (not in ``legal``), the move a player would

@@ -67,6 +67,9 @@ class TileExplorer(Explorer):
         extra = self.extra_words(state, move)
         return f"{move.x},{move.y}", "", (turned, figure, *((extra,) if extra else ()))
 
+    def spot_label(self, spot: str) -> str:
+        return f"cell ({spot})"
+
     def extra_words(self, state: GameState, move: Any) -> str:
         """What a move holds beyond its tile and figure (a flock choice, a bonus tile...),
         in the log's own fields."""

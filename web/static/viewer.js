@@ -8,24 +8,28 @@
   const root = document.getElementById("viewer");
   if (!root) return;
   const base = root.dataset.base;
-  const last = parseInt(root.dataset.last, 10);
+  // a variation's pages (or the exploring ones) keep their query: ?from=b&line=... (?explore=1)
+  let query = root.dataset.query || "";
+  let last = parseInt(root.dataset.last, 10);
   let current = parseInt(root.dataset.move, 10);
   let target = current;
   let ticket = 0;
   const pages = new Map();
-  const PANELS = ["board", "controls", "state", "events", "chart"];
+  const PANELS = ["board", "controls", "state", "events", "chart", "moves", "explore"];
 
-  function fetchPage(n) {
-    let page = pages.get(n);
+  function urlOf(n) { return base + n + query; }
+
+  function fetchPage(url) {
+    let page = pages.get(url);
     if (!page) {
-      page = fetch(base + n, { headers: { Accept: "text/html" }, credentials: "same-origin" })
+      page = fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" })
         .then(function (r) {
           if (!r.ok) throw new Error("HTTP " + r.status);
           return r.text();
         })
         .then(function (text) { return new DOMParser().parseFromString(text, "text/html"); });
-      page.catch(function () { pages.delete(n); });
-      pages.set(n, page);
+      page.catch(function () { pages.delete(url); });
+      pages.set(url, page);
       if (pages.size > 60) pages.delete(pages.keys().next().value);
     }
     return page;
@@ -38,14 +42,12 @@
       if (fresh && old) old.replaceWith(document.importNode(fresh, true));
     });
     document.title = doc.title;
-    document.querySelectorAll("#moves a.current").forEach(function (a) {
-      a.classList.remove("current");
-      a.removeAttribute("aria-current");
-    });
-    const link = document.querySelector('#moves a[data-move="' + n + '"]');
-    if (link) {
-      link.classList.add("current");
-      link.setAttribute("aria-current", "step");
+    const fresh = doc.getElementById("viewer");
+    if (fresh) {
+      query = fresh.dataset.query || "";
+      last = parseInt(fresh.dataset.last, 10);
+      root.dataset.query = query;
+      root.dataset.last = String(last);
     }
     reveal();
     root.dataset.move = String(n);
@@ -66,20 +68,26 @@
 
   function go(n, push) {
     n = Math.max(0, Math.min(last, n));
+    if (n === current && push !== false) { target = n; return; }
+    open(urlOf(n), n, push);
+  }
+
+  // Show the page at ``url`` (position ``n``): the game's, or a variation's.
+  function open(url, n, push) {
     target = n;
-    if (n === current && push !== false) return;
     const mine = ++ticket;
-    fetchPage(n).then(function (doc) {
+    fetchPage(url).then(function (doc) {
       if (mine !== ticket) return;
       show(doc, n);
-      if (push !== false) history.pushState({ move: n }, "", base + n);
+      if (push !== false) history.pushState({ move: n, url: url }, "", url);
       prefetch(n);
-    }).catch(function () { window.location.assign(base + n); });
+    }).catch(function () { window.location.assign(url); });
   }
 
   function prefetch(n) {
-    if (n + 1 <= last) fetchPage(n + 1);
-    if (n - 1 >= 0) fetchPage(n - 1);
+    if (query.indexOf("line=") >= 0) return; // a variation's pages count against a budget
+    if (n + 1 <= last) fetchPage(urlOf(n + 1));
+    if (n - 1 >= 0) fetchPage(urlOf(n - 1));
   }
 
   // The help overlay: "?" or its button opens it; Esc, its button or a click outside closes.
@@ -126,19 +134,25 @@
     const a = e.target.closest ? e.target.closest("a[data-move]") : null;
     if (!a || !root.contains(a)) return;
     e.preventDefault();
-    go(parseInt(a.dataset.move, 10));
+    const n = parseInt(a.dataset.move, 10);
+    if (a.href === location.href) return;
+    open(a.href, n);
   });
 
   window.addEventListener("popstate", function (e) {
     let n = e.state && typeof e.state.move === "number" ? e.state.move : NaN;
     if (Number.isNaN(n)) n = parseInt(location.pathname.split("/").pop(), 10);
-    if (!Number.isNaN(n)) go(n, false);
+    if (!Number.isNaN(n)) open(location.href, n, false);
   });
 
-  window.CR = { go: function (n) { go(n); }, at: function () { return target; } };
+  window.CR = {
+    go: function (n) { go(n); },
+    at: function () { return target; },
+    open: function (url, n) { open(url, n); },
+  };
   const zoom = document.getElementById("zoom");
   if (zoom) zoom.hidden = false;
-  history.replaceState({ move: current }, "", location.href);
+  history.replaceState({ move: current, url: location.href }, "", location.href);
   reveal();
   prefetch(current);
 })();

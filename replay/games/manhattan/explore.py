@@ -61,6 +61,10 @@ class ManhattanExplorer(Explorer):
         return (f"{move.city}/{lot}", piece,
                 (piece, f"play {card_text(move.card)}: {lot_name(lot)} of {move.city}"))
 
+    def spot_label(self, spot: str) -> str:
+        city, _, lot = spot.partition("/")
+        return f"{lot_name(int(lot))} of {city}" if lot.isdigit() else spot
+
     def attempts(self, state: GameState, draw: str | None,
                  legal: set[str]) -> Iterator[tuple[str, Any]]:
         game = _state(state)

@@ -1,0 +1,251 @@
+"""The analysis board: try moves from any position of a stored game (pages and API).
+
+The viewer's page of position ``n`` explores with ``?explore=1`` (the spots of the moves the
+position allows are drawn on the board, and their menus listed) and shows a variation with
+``?from=b&line=...`` (``web.variations``): its positions are pages like the game's, numbered
+as in the game (``n`` from ``b`` to ``b`` + its length). A menu's button submits ``play`` (a
+move token): the page of the next position of the line extended by it is a redirect away,
+so every control works without a script; the viewer's script goes there directly. The server
+decides every rule: a page only ever chooses among the moves it is given.
+
+The API: ``GET /api/games/<id>/moves/<n>/choices`` (with ``from``/``line``/``pick``: in a
+variation) the moves a position allows; ``POST /api/games/<id>/variation`` plays a line (a
+JSON body ``{"from": b, "line": [moves as the log records them], "at": n, "pick": draw}``)
+and answers the position reached (as ``GET /api/games/<id>/moves/<n>``), its choices and the
+line's moves, or 422 with the rule and the verifier's words for an illegal move;
+``POST /api/games/<id>/variations`` saves a variation as a new game, through the checks of an
+upload. Each counts against the client's analysis budget (``ANALYSIS_RATE_LIMIT``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import Blueprint, jsonify, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+
+from replay.core.errors import LogFormatError
+from replay.core.explore import Choices, explorer_of, line_text, read_line
+from replay.core.json_input import decode
+
+from . import db as store
+from . import variations, viewer
+from .errors import respond
+from .games import Entry, cache, check, entry_or_404, log_limit, save
+from .limits import check_rate
+
+bp = Blueprint("analysis", __name__)
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,2000}")
+
+
+def page_context(entry: Entry, n: int, base: str) -> dict[str, Any] | ResponseReturnValue:
+    """What the viewer's page of position ``n`` shows of the analysis board: the entry to
+    view (the game or a variation of it) and the template's names; or the redirect of a
+    played move. ``LogFormatError`` for a variation that cannot be read; ``IndexError`` for
+    a position the game or variation lacks."""
+    args = request.args
+    variation = variations.read_args(entry, args.get("from"), args.get("line"))
+    if variation is not None or "play" in args or "pick" in args:
+        check_rate("analysis")
+    play = args.get("play")
+    if play is not None:
+        if not TOKEN.fullmatch(play):
+            raise LogFormatError("'play' is not a move token", "/play")
+        start = variation.base if variation is not None else variations.branch_point(entry, n)
+        prefix = variation.prefix(n) if variation is not None else ""
+        line = f"{prefix}.{play}" if prefix else play
+        read_line(line)  # a malformed token says so here, not on the next page
+        return redirect(f"{base}{start + len(line.split('.'))}?from={start}&line={line}", 303)
+    shown = variation.entry if variation is not None else entry
+    if n > shown.last or n < 0:
+        raise IndexError(n)
+    explore = variation is not None or args.get("explore") == "1"
+    found: Choices | None = None
+    if explore:
+        pick = args.get("pick")
+        found = variations.choices_at(shown, entry, n, pick[:64] if pick else None)
+    if variation is not None:
+        query = f"?from={variation.base}&line={variation.line}"
+        try_from, prefix = variation.base, variation.prefix(n)
+    else:
+        query = "?explore=1" if explore else ""
+        try_from, prefix = variations.branch_point(entry, n), ""
+    label = explorer_of(shown.parsed.family).spot_label if shown.parsed else str
+    return {"shown": shown, "variation": variation, "choices": found, "query": query,
+            "spot_label": label,
+            "try_from": try_from, "try_prefix": prefix, "explore": explore,
+            "menus": menus(shown, found), "facets": facets(found)}
+
+
+def menus(shown: Entry, found: Choices | None) -> list[tuple[str, str, list[Any]]]:
+    """The menus of a position's moves: (spot, its label, [(the first step, [(option, the
+    other steps in words)])]) per spot, the moves of no spot first."""
+    if found is None or shown.parsed is None:
+        return []
+    label = explorer_of(shown.parsed.family).spot_label
+    spots: dict[str, dict[str, list[Any]]] = {}
+    for o in found.options:
+        head = o.steps[0] if o.steps else o.text
+        rest = " · ".join(o.steps[1:]) if len(o.steps) > 1 else o.text
+        spots.setdefault(o.spot, {}).setdefault(head, []).append((o, rest))
+    order = sorted(spots, key=lambda s: (s != "", s))
+    return [(s, label(s) if s else "moves played on no spot", list(spots[s].items()))
+            for s in order]
+
+
+def facets(found: Choices | None) -> list[str]:
+    """The facets of a position's moves, in order of first appearance."""
+    if found is None:
+        return []
+    return list(dict.fromkeys(o.facet for o in found.options if o.facet))
+
+
+def link_chart(chart: str, base: str, query: str) -> str:
+    """A chart whose columns link to the positions of the variation it is drawn for."""
+    if not query:
+        return chart
+    escaped = query.replace("&", "&amp;")
+    return re.sub(rf'href="{re.escape(base)}(\d+)"', rf'href="{base}\1{escaped}"', chart)
+
+
+# --------------------------------------------------------------------------- saving
+
+def save_variation(entry: Entry, base: int, line: str) -> tuple[store.GameRow, bool]:
+    """Store a variation as a game, through the upload's checks; its meta names the game
+    and the position it branched from."""
+    if not line:
+        raise LogFormatError("a variation to save holds at least one move", "/line")
+    found = variations.read(entry, base, line)
+    log = decode(found.entry.row.log)
+    log["meta"] = {"variation_of": entry.row.id, "from": base}
+    data = json.dumps(log, ensure_ascii=False).encode("utf-8")
+    return save(store.get_db(), check(data, log_limit(), source=f"variation of {entry.row.id}"))
+
+
+@bp.post("/games/<game_id>/variations")
+def save_page(game_id: str) -> ResponseReturnValue:
+    """The form of a variation page: save it as a new game and open it."""
+    entry = entry_or_404(game_id)
+    check_rate()
+    base = request.form.get("from", "")
+    line = request.form.get("line", "")
+    try:
+        if not (base.isascii() and base.isdigit()) or len(base) > 6:
+            raise LogFormatError("'from' must be a whole number", "/from")
+        row, _ = save_variation(entry, int(base), line)
+    except LogFormatError as exc:
+        return respond(400, "Bad Request", f"This variation cannot be saved: "
+                       f"{exc.path or '/'}: {exc.message}")
+    saved = cache().get(store.get_db(), row.id)
+    n = saved.default_position() if saved is not None else 0
+    return redirect(url_for("pages.position", game_id=row.id, n=n), 303)
+
+
+# --------------------------------------------------------------------------- the API
+
+def _body() -> dict[str, Any]:
+    """The JSON object of a request body; ``LogFormatError`` at "/" when it is not one."""
+    data = request.get_data(cache=False)
+    value = decode(data) if data else None
+    if not isinstance(value, dict):
+        raise LogFormatError("the body must be a JSON object", "/")
+    return value
+
+
+def _line_of(body: dict[str, Any], fields: tuple[str, ...]) -> tuple[int, str]:
+    for key in body:
+        if key not in fields:
+            raise LogFormatError(f"{key[:40]!r} is not a field here (choose from "
+                                 f"{', '.join(fields)})", f"/{key[:40]}")
+    base = body.get("from")
+    if type(base) is not int:
+        raise LogFormatError("'from' must be the position the variation branches at (a whole "
+                             "number)", "/from")
+    moves = body.get("line", [])
+    if not isinstance(moves, list):
+        raise LogFormatError("'line' must be a list of moves as a log records them", "/line")
+    for i, m in enumerate(moves):
+        if not isinstance(m, dict):
+            raise LogFormatError(f"move {i + 1} of the variation is not a JSON object",
+                                 f"/line/{i}")
+    return base, line_text(moves)
+
+
+def _bad(exc: LogFormatError) -> ResponseReturnValue:
+    return jsonify(error=exc.as_json()), 400
+
+
+@bp.get("/api/games/<game_id>/moves/<int:n>/choices")
+def api_choices(game_id: str, n: int) -> ResponseReturnValue:
+    """The moves position ``n`` allows (of the variation ``from``/``line`` when given)."""
+    entry = entry_or_404(game_id)
+    check_rate("analysis")
+    try:
+        variation = variations.read_args(entry, request.args.get("from"),
+                                         request.args.get("line"))
+    except LogFormatError as exc:
+        return _bad(exc)
+    shown = variation.entry if variation is not None else entry
+    if not 0 <= n <= shown.last:
+        return respond(404, "Not Found", f"position {n} is not in this game (0 to "
+                       f"{shown.last})")
+    pick = request.args.get("pick")
+    found = variations.choices_at(shown, entry, n, pick[:64] if pick else None)
+    return jsonify(id=entry.row.id, move=n, choices=found.to_json() if found else None)
+
+
+@bp.post("/api/games/<game_id>/variation")
+def api_play(game_id: str) -> ResponseReturnValue:
+    """Play a line from a position of the game (see the module)."""
+    entry = entry_or_404(game_id)
+    check_rate("analysis")
+    try:
+        body = _body()
+        base, line = _line_of(body, ("from", "line", "at", "pick"))
+        variation = variations.read(entry, base, line)
+    except LogFormatError as exc:
+        return _bad(exc)
+    failure = variations.failure_json(variation)
+    if failure is not None:
+        return jsonify(error={"code": 422, "title": "Illegal move", **failure}), 422
+    at = body.get("at", variation.last)
+    if type(at) is not int or not 0 <= at <= variation.last:
+        return _bad(LogFormatError(f"'at' must be a position of the variation (0 to "
+                                   f"{variation.last})", "/at"))
+    pick = body.get("pick")
+    if pick is not None and (type(pick) is not str or len(pick) > 64):
+        return _bad(LogFormatError("'pick' must be a draw the choices list", "/pick"))
+    view = viewer.build(variation.entry, at, draw=False)
+    position = viewer.as_json(view, {})
+    position["id"] = entry.row.id
+    found = variations.choices_at(variation.entry, entry, at, pick)
+    summary = variation.entry.summary
+    told = [{"number": m.number, "player": entry.row.players[m.player]["name"],
+             "text": m.text, "codes": m.codes, "points": list(m.points)}
+            for m in summary.moves[base:]]
+    query = f"?from={base}&line={line}"
+    return jsonify(id=entry.row.id, **{"from": base}, line=line, last=variation.last,
+                   moves=told, position=position,
+                   choices=found.to_json() if found else None,
+                   url=url_for("pages.position", game_id=game_id, n=at, _external=True)
+                   + query)
+
+
+@bp.post("/api/games/<game_id>/variations")
+def api_save(game_id: str) -> ResponseReturnValue:
+    """Save a variation (``{"from": b, "line": [...]}``) as a new game: 201 with its id
+    (200 when the same game is stored already)."""
+    entry = entry_or_404(game_id)
+    check_rate()
+    try:
+        base, line = _line_of(_body(), ("from", "line"))
+        row, created = save_variation(entry, base, line)
+    except LogFormatError as exc:
+        return _bad(exc)
+    url = url_for("pages.game", game_id=row.id, _external=True)
+    response = jsonify(id=row.id, url=url, new=created, verdict=row.verdict)
+    response.status_code = 201 if created else 200
+    response.headers["Location"] = url
+    return response

@@ -1,0 +1,167 @@
+// The analysis board (web/analysis.py): the server draws the spots of the moves a position
+// allows on the board ("g.spot.legal", the others "g.spot.illegal") and lists their menus in
+// #explore; this script links the two: tapping a spot opens its menu (or says which rule
+// forbids a move there, in the verifier's words), a piece filters the spots (Manhattan), and
+// a menu's button plays its move by opening the next page of the line in place (viewer.js's
+// CR.open). Without it, every button still works: the form submits and the server redirects.
+// The variation shown is remembered per game (localStorage), so the game's page offers it back.
+(function () {
+  "use strict";
+  const root = document.getElementById("viewer");
+  if (!root || !window.CR) return;
+  const base = root.dataset.base;
+  const KEY = "cr-variation:" + root.dataset.game;
+  let facet = "";
+
+  function panel() { return document.getElementById("explore"); }
+
+  function store(key, value) {
+    try {
+      if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, value);
+    } catch (e) { /* private mode: nothing is remembered */ }
+  }
+
+  function stored(key) {
+    try { return localStorage.getItem(key); } catch (e) { return null; }
+  }
+
+  function esc(text) {
+    const div = document.createElement("div");
+    div.textContent = text;
+    return div.innerHTML;
+  }
+
+  function spotsOn(board) { return board ? board.querySelectorAll("g.spot") : []; }
+
+  // Open the menu of a spot, or tell why nothing is legal there.
+  function choose(spot) {
+    const box = panel();
+    if (!box) return;
+    document.querySelectorAll("#board g.spot.chosen").forEach(function (g) {
+      g.classList.remove("chosen");
+    });
+    const g = document.querySelector('#board g.spot[data-spot="' + CSS.escape(spot) + '"]');
+    if (g) g.classList.add("chosen");
+    const refusal = box.querySelector("#refusal");
+    let menu = null;
+    box.querySelectorAll("details.spot-menu").forEach(function (d) {
+      const mine = d.dataset.spot === spot;
+      if (d.dataset.spot) d.open = mine;
+      if (mine) menu = d;
+    });
+    if (refusal) {
+      const why = box.querySelector('.spot-refusal[data-spot="' + CSS.escape(spot) + '"]');
+      refusal.hidden = !!menu || !why;
+      refusal.innerHTML = why ? why.innerHTML : "";
+    }
+    const shown = menu || refusal;
+    if (shown && !shown.hidden && shown.scrollIntoView) {
+      shown.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    }
+    box.dataset.chosen = spot;
+  }
+
+  // Show only the spots and buttons of one facet (a piece), or all of them.
+  function filter() {
+    const box = panel();
+    if (!box) return;
+    const has = Array.prototype.some.call(box.querySelectorAll("[data-facet]"), function (b) {
+      return b.dataset.facet === facet;
+    });
+    if (!has) facet = "";
+    box.querySelectorAll(".facets button").forEach(function (b) {
+      b.setAttribute("aria-pressed", String(b.dataset.facet === facet));
+    });
+    box.querySelectorAll("details.spot-menu button[name=play]").forEach(function (b) {
+      b.hidden = !!facet && b.dataset.facet !== facet;
+    });
+    const allowed = {};
+    box.querySelectorAll("details.spot-menu").forEach(function (d) {
+      allowed[d.dataset.spot] = !facet || (d.dataset.facets || "").split("|").indexOf(facet) >= 0;
+      d.hidden = !allowed[d.dataset.spot];
+    });
+    spotsOn(document.getElementById("board")).forEach(function (g) {
+      g.classList.toggle("dim", g.classList.contains("legal") && !allowed[g.dataset.spot]);
+    });
+  }
+
+  // The variation shown is remembered; the game's own pages offer it back.
+  function remember() {
+    const query = root.dataset.query || "";
+    if (query.indexOf("line=") >= 0) {
+      const moves = document.querySelectorAll("#moves ol.variation a.move").length;
+      const from = /from=(\d+)/.exec(query);
+      store(KEY, JSON.stringify({ url: location.href, from: from ? from[1] : "0", moves: moves }));
+      return;
+    }
+    const box = panel();
+    const kept = stored(KEY);
+    if (!box || !kept || box.querySelector(".var-offer")) return;
+    let v = null;
+    try { v = JSON.parse(kept); } catch (e) { v = null; }
+    if (!v || typeof v.url !== "string" || v.url.indexOf(base) !== 0) return;
+    const p = document.createElement("p");
+    p.className = "var-offer";
+    p.innerHTML = "Your variation from move " + esc(String(v.from)) + " (" +
+      esc(String(v.moves)) + " move" + (v.moves === 1 ? "" : "s") + "): " +
+      '<a class="btn-text" data-var-open href="' + esc(v.url) + '">open it</a> ' +
+      '<button type="button" class="btn-text" data-forget>delete</button>';
+    box.insertBefore(p, box.firstChild);
+  }
+
+  function positionOf(url) {
+    const m = /\/moves\/(\d+)(?:[?#]|$)/.exec(url);
+    return m ? parseInt(m[1], 10) : 0;
+  }
+
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest || e.button !== 0) return;
+    const g = e.target.closest("#board g.spot");
+    if (g) { e.preventDefault(); choose(g.dataset.spot); return; }
+    const f = e.target.closest("#explore .facets button[data-facet]");
+    if (f) { facet = facet === f.dataset.facet ? "" : f.dataset.facet; filter(); return; }
+    const forget = e.target.closest("#explore [data-forget]");
+    if (forget) {
+      store(KEY, null);
+      const offer = forget.closest(".var-offer");
+      if (offer) { offer.remove(); return; }
+      const href = forget.dataset.href;
+      if (href) window.CR.open(href + "?explore=1", positionOf(href));
+      return;
+    }
+    if (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    const a = e.target.closest("#explore a[data-leave], #explore a[data-explore-on], " +
+                               "#explore a[data-var-open]");
+    if (a) { e.preventDefault(); window.CR.open(a.href, positionOf(a.href)); }
+  });
+
+  document.addEventListener("keydown", function (e) {
+    const g = e.target && e.target.closest ? e.target.closest("#board g.spot") : null;
+    if (g && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); choose(g.dataset.spot); }
+  });
+
+  // A menu's button: the next page of the line extended by its move (a pick: this page again).
+  document.addEventListener("submit", function (e) {
+    const form = e.target;
+    if (!form.closest || !form.closest("#explore")) return;
+    const button = e.submitter;
+    if (!button || !button.name) return;
+    e.preventDefault();
+    if (button.name === "play") {
+      const from = parseInt(form.dataset.from, 10);
+      const prefix = form.dataset.prefix || "";
+      const line = prefix ? prefix + "." + button.value : button.value;
+      const n = from + line.split(".").length;
+      window.CR.open(base + n + "?from=" + from + "&line=" + line, n);
+    } else {
+      const params = new URLSearchParams(new FormData(form));
+      params.set(button.name, button.value);
+      window.CR.open(form.action.split("?")[0] + "?" + params.toString(),
+                     positionOf(form.action));
+    }
+  });
+
+  document.addEventListener("cr:shown", function () { filter(); remember(); });
+  filter();
+  remember();
+})();

@@ -1,0 +1,167 @@
+"""Variations of a stored game, as the analysis board's pages and API read them.
+
+A variation is named by its branching position ``from`` (``b``: the state after the game's
+first ``b`` moves) and its ``line`` (``replay.core.explore`` tokens joined by "."). Its log is
+the game's own header with the game's first ``b`` moves and the line's, so it is checked as an
+upload is (schema, fields, sizes), replayed, judged and drawn as a game is, and saved as one;
+nothing of it is stored unless the user saves it. Recently used variations are kept in memory
+(their replay with its checkpoints), so stepping through one costs a copied checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+
+from flask import current_app
+
+from replay.core.errors import LogFormatError
+from replay.core.explore import (
+    MAX_LINE,
+    Choices,
+    choices,
+    explorer_of,
+    line_path,
+    read_line,
+    variation_log,
+)
+from replay.core.json_input import MAX_MOVES, decode
+from replay.core.record import parse
+
+from .games import Entry
+
+
+@dataclass(frozen=True, slots=True)
+class Variation:
+    """A variation of ``game`` (see the module), replayed as the game ``entry``."""
+
+    game: Entry
+    base: int
+    line: str  # tokens joined by "."
+    moves: tuple[object, ...]  # the line's moves, as the log records them
+    entry: Entry
+
+    @property
+    def last(self) -> int:
+        """Its last position."""
+        return self.entry.last
+
+    def prefix(self, n: int) -> str:
+        """The line's tokens up to position ``n`` (the moves before it), for a link that
+        plays another move at ``n``."""
+        k = max(0, n - self.base)
+        return ".".join(self.line.split(".")[:k]) if self.line else ""
+
+
+def branch_point(game: Entry, n: int) -> int:
+    """Where a variation tried at position ``n`` of ``game`` branches: ``n``, or the state
+    before the illegal move at a failing position."""
+    legal = len(game.parsed.playback.hashes) if game.parsed is not None else 0
+    return min(n, legal)
+
+
+def read(game: Entry, base: int, line: str) -> Variation:
+    """The variation of ``game`` from ``base`` along ``line``; ``LogFormatError`` with the path
+    (``/from``, ``/line/i/...``) for one that cannot be read."""
+    if game.parsed is None:
+        raise LogFormatError("this game cannot be replayed, so it has no variations", "/from")
+    legal = len(game.parsed.playback.hashes)
+    if not 0 <= base <= legal:
+        raise LogFormatError(f"a variation branches at a legal position of the game (0 to "
+                             f"{legal}), not {base}", "/from")
+    key = (game.row.id, base, line)
+    kept = _kept()
+    found = kept.get(key)
+    if found is not None:
+        return found
+    moves = read_line(line)
+    if base + len(moves) > MAX_MOVES:
+        raise LogFormatError(f"a variation's game holds at most {MAX_MOVES} moves", "/line")
+    log = variation_log(decode(game.row.log), base, moves)
+    try:
+        parse(log)  # the checks of an upload, their paths in the line's terms
+    except LogFormatError as exc:
+        raise LogFormatError(exc.message, line_path(exc.path or "/", base)) from None
+    text = json.dumps(log, ensure_ascii=False, separators=(",", ":"))
+    entry = Entry(replace(game.row, log=text, size=len(text.encode("utf-8"))))
+    made = Variation(game, base, line, tuple(moves), entry)
+    kept.put(key, made)
+    return made
+
+
+def read_args(game: Entry, base: str | None, line: str | None) -> Variation | None:
+    """``read`` from a request's text arguments; None when it names no variation."""
+    if base is None and line is None:
+        return None
+    if base is None or not (base.isascii() and base.isdigit()) or len(base) > 6:
+        raise LogFormatError("'from' must be the position the variation branches at (a whole "
+                             "number)", "/from")
+    if line is not None and len(line) > MAX_LINE * 2_001:
+        raise LogFormatError(f"a variation holds at most {MAX_LINE} moves", "/line")
+    return read(game, int(base), line or "")
+
+
+def failure_json(variation: Variation) -> dict[str, object] | None:
+    """The illegal move of a variation (its number in the game, its place in the line, the
+    rule and the verifier's words), or None."""
+    error = variation.entry.parsed.playback.error if variation.entry.parsed else None
+    if error is None or error.move is None:
+        return None
+    k = error.move - variation.base
+    return {"move": error.move + 1, "path": f"/line/{k}", "rule": error.rule,
+            "message": error.message, "player": error.player,
+            "text": f"Move {error.move + 1} of the variation is illegal: {error.rule}: "
+                    f"{error.message}"}
+
+
+def choices_at(entry: Entry, game: Entry, n: int, pick: str | None = None) -> Choices | None:
+    """What position ``n`` of ``entry`` (the game, or a variation of ``game``) allows; the log's
+    own move at that index (for its draw) comes from ``game``. None where nothing can be
+    tried (a game that cannot be replayed)."""
+    if entry.parsed is None or game.parsed is None:
+        return None
+    pos = entry.parsed.playback.position(n)
+    index = pos.failure.index if pos.failure is not None else n
+    wanted = game.parsed.moves[index] if index < len(game.parsed.moves) else None
+    return choices(pos.state, explorer_of(entry.parsed.family), wanted, pick)
+
+
+def marked_board(entry: Entry, board: str, n: int, found: Choices | None) -> str:
+    """The board of position ``n`` with the spots of ``found`` on it."""
+    if found is None or entry.parsed is None or not board:
+        return board
+    state = entry.parsed.playback.position(n).state
+    return explorer_of(entry.parsed.family).mark(state, board, found.spots())
+
+
+# --------------------------------------------------------------------------- the kept ones
+
+class Kept:
+    """The variations used last (least recently used goes first)."""
+
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[str, int, str], Variation] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, str]) -> Variation | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, int, str], variation: Variation) -> None:
+        with self._lock:
+            self._items[key] = variation
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+def _kept() -> Kept:
+    kept: Kept | None = current_app.extensions.get("replay_variations")
+    if kept is None:
+        kept = current_app.extensions.setdefault("replay_variations", Kept())
+    return kept
