@@ -229,7 +229,7 @@ def test_positions_beyond_a_variation_are_404(client: Any,
     gid = _store(client, logs["base"])
     assert client.get(f"/games/{gid}/moves/9?from=3&line=").status_code == 404
     assert client.get(f"/api/games/{gid}/moves/999/choices").status_code == 404
-    assert client.get(f"/api/games/ffffffffffffffff/moves/1/choices").status_code == 404
+    assert client.get("/api/games/ffffffffffffffff/moves/1/choices").status_code == 404
 
 
 @pytest.mark.app_config(ANALYSIS_RATE_LIMIT="3/60")
