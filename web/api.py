@@ -9,6 +9,7 @@ from flask.typing import ResponseReturnValue
 
 from replay.core.errors import LogFormatError
 from replay.core.verify import verify as verify_report
+from replay.library.spellings import sources
 
 from . import db as store
 from . import viewer
@@ -49,6 +50,7 @@ def game_json(row: store.GameRow, entry: Entry | None = None) -> dict[str, Any]:
     if row.original is not None or entry is not None and entry.row.original is not None:
         out["original_url"] = url_for("pages.original", game_id=row.id, _external=True)
     if entry is not None:
+        out["sources"] = sources(store.get_db(), row.id)
         out["last_move"] = entry.last
         out["open_at"] = entry.default_position()
         out["viewer_url"] = url_for("pages.position", game_id=row.id,
@@ -58,29 +60,35 @@ def game_json(row: store.GameRow, entry: Entry | None = None) -> dict[str, Any]:
 
 @bp.get("/games")
 def list_games() -> ResponseReturnValue:
-    """Stored games, newest first, filtered by ``verdict`` and (part of) a ``player``'s name,
-    ``limit`` (at most 200) from ``offset``; with how many match in all."""
+    """Stored games, newest first, filtered by ``verdict``, (part of) a ``player``'s name,
+    ``game`` (its name in the logs) and ``expansion``, ``limit`` (at most 200) from
+    ``offset``; with how many match in all."""
     verdict = request.args.get("verdict") or None
     player = (request.args.get("player") or "").strip()[:64] or None
+    game = (request.args.get("game") or "").strip()[:64] or None
+    expansion = (request.args.get("expansion") or "").strip()[:64] or None
     limit = query_int("limit", 50, 1, 200)
     offset = query_int("offset", 0, 0, MAX_OFFSET)
-    rows, total = store.search(store.get_db(), verdict, player, limit, offset)
+    rows, total = store.search(store.get_db(), verdict, player, limit, offset, game=game,
+                               expansion=expansion)
     return jsonify(total=total, games=[game_json(r) for r in rows])
 
 
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
-    """Store a log (the request body). 201 with its id and url; 200 with the same id when the
-    identical log is already stored; 400 with the JSON path for malformed input; 413 when the
+    """Store a log (the request body; ``?name=`` the name of its file). 201 with its id and
+    url; 200 with the id it has when the same game is already stored, however its file is
+    spelled (``replay.library.identity``); 400 with the JSON path for malformed input; 413 when the
     body is over the size limit; 429 when the client is over its rate limit."""
     check_rate()
     data = request.get_data(cache=False)
+    name = (request.args.get("name") or "")[:200]
     try:
-        checked = check(data, log_limit(), source=(request.args.get("name") or "request")[:200])
+        checked = check(data, log_limit(), source=name or "request")
     except LogFormatError as exc:
         return jsonify(error=exc.as_json()), 400
     db = store.get_db()
-    row, created = save(db, checked)
+    row, created = save(db, checked, name)
     entry = cache().get(db, row.id)
     body = game_json(row, entry)
     body["new"] = created

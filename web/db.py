@@ -30,8 +30,10 @@ __all__ = ["BUSY_TIMEOUT", "SORTS", "VERDICTS", "GameRow", "close_db", "connect"
 
 
 def init_app(app: Flask) -> None:
-    """Apply pending migrations once, then give each request its own connection."""
-    migrate(app.config["DATABASE"])
+    """Apply pending migrations once (their notes, such as how many games stored twice were
+    merged, go to the app's log), then give each request its own connection."""
+    for note in migrate(app.config["DATABASE"]):
+        app.logger.info("library %s: %s", app.config["DATABASE"], note)
     app.teardown_appcontext(close_db)
 
 

@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from flask import abort, current_app, request
+from flask import abort, current_app, redirect, request, url_for
 from sqlite_utils import Database
 
 from replay.core.errors import IllegalMove, LogFormatError
@@ -22,8 +22,9 @@ from replay.core.json_input import decode
 from replay.core.playback import Playback
 from replay.core.record import GameRecord, parse
 from replay.core.verify import Report, judge, verify
-from replay.library.rows import game_row
+from replay.library.rows import game_row, source_meta
 from replay.library.rows import save as save_row
+from replay.library.spellings import resolve
 
 from . import db as store
 
@@ -48,10 +49,11 @@ def check(data: bytes, max_bytes: int, source: str = "upload") -> Checked:
     return Checked(game_row(report), report.record, report)
 
 
-def save(db: Database, checked: Checked) -> tuple[store.GameRow, bool]:
-    """Store a checked game; identical logs get the same id. Returns the row and whether it
-    was new."""
-    return save_row(db, checked.row)
+def save(db: Database, checked: Checked, name: str = "") -> tuple[store.GameRow, bool]:
+    """Store a checked game, from a file that came under ``name`` ("" when none was given):
+    the same game, however its file is spelled, gets the same id (``replay.library.identity``).
+    Returns the row and whether it was new."""
+    return save_row(db, checked.row, name, source_meta(checked.report))
 
 
 # --------------------------------------------------------------------------- summaries
@@ -221,10 +223,18 @@ def query_int(name: str, default: int, lo: int, hi: int) -> int:
 
 
 def entry_or_404(game_id: str) -> Entry:
-    """The stored game ``game_id`` (hex digits of its sha256), or a 404 response."""
+    """The stored game ``game_id`` (hex digits of its sha256), or a 404 response; a 308
+    redirect to the same URL of the game kept when ``game_id`` is a game merged into another
+    or another spelling of a stored game (``replay.library.spellings.resolve``)."""
     if not GAME_ID.fullmatch(game_id):
         abort(404)
-    entry = cache().get(store.get_db(), game_id)
+    db = store.get_db()
+    entry = cache().get(db, game_id)
     if entry is None:
+        kept = resolve(db, game_id)
+        if kept is not None and kept != game_id and request.endpoint:
+            query = request.query_string.decode("latin-1")
+            url = url_for(request.endpoint, **{**(request.view_args or {}), "game_id": kept})
+            abort(redirect(url + (f"?{query}" if query else ""), 308))
         abort(404)
     return entry

@@ -72,12 +72,14 @@ def run_child(sock: socket.socket, config: Mapping[str, Any], settings: Settings
 
 
 def open_library(path: str) -> str | None:
-    """Migrate the library at ``path``; None when it is ready, else what is wrong with it (a
-    message naming the file and the cause)."""
+    """Migrate the library at ``path`` (saying what the migrations did: how many games stored
+    twice were merged); None when it is ready, else what is wrong with it (a message naming the
+    file and the cause)."""
     from replay.library.store import migrate, storage_fault
 
     try:
-        migrate(path)
+        for note in migrate(path):
+            print(f"serve: library {os.path.abspath(path)}: {note}", flush=True)
     except (sqlite3.Error, OSError) as exc:
         why = storage_fault(exc)
         cause = f"its disk is {'full' if why == 'disk full' else why}" if why else str(exc)

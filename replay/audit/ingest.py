@@ -4,10 +4,13 @@ The workers check each game as an upload is checked (``replay.core.verify.verify
 import a foreign save, verify; ``replay.library.rows.game_row``) and send back the row to
 store; this process stores the rows in batches, one ``BEGIN IMMEDIATE`` transaction each
 (``replay.library.store.write``), so a running server
-keeps answering meanwhile. A log is stored once: its id is the start of its sha256 (the
-whole sha256 when two logs share the start), and a log already in the library, or met twice
-in the corpus, is counted as a duplicate. An unreadable or schema-invalid file is not stored
-(the summary says why); an illegal game is stored with its verdict, as the viewer shows it.
+keeps answering meanwhile. A game is stored once, whatever the spelling of its file
+(``replay.library.identity``: a file, the same re-indented or with another ``meta``, a line of
+a ``.jsonl`` are one game): a new game's id is the start of its file's sha256 (the whole sha256
+when two files share the start); a game already in the library, or met twice in the corpus, is
+counted as a duplicate, and its file's name and ``meta`` are noted with it. An unreadable or
+schema-invalid file is not stored (the summary says why); an illegal game is stored with its
+verdict, as the viewer shows it.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from ..core.json_input import MAX_BYTES
 from ..core.printable import printable
 from ..core.verify import EXIT_INTERNAL, EXIT_UNREADABLE, EXIT_VALID, internal_message, verify
 from ..library import store as library
-from ..library.rows import game_row
+from ..library.rows import game_row, source_meta, store_row
 from .report import reason
 from .runner import LocalPool, run, tasks
 from .sources import DEFAULT_LIMITS, Limits, walk
@@ -47,7 +50,7 @@ def check_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
     except Exception as exc:  # a bug of ours
         return failed_row(index, name, "internal", internal_message(exc))
     return {"index": index, "name": name, "verdict": row.verdict, "exit": 0,
-            "message": None, "store": row.as_row()}
+            "message": None, "store": row.as_row(), "meta": source_meta(report)}
 
 
 def check_batch(tasks: list[Task], max_bytes: int = MAX_BYTES) -> list[Row]:
@@ -66,6 +69,7 @@ class Ingested:
     unreadable: Counter[str] = field(default_factory=Counter)  # reason -> games
     internal: int = 0
     seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)  # what opening the library did (merges)
 
     @property
     def exit(self) -> int:
@@ -75,10 +79,11 @@ class Ingested:
 
     def lines(self) -> list[str]:
         rate = self.games / self.seconds if self.seconds > 0 else 0.0
-        out = [f"games: {self.games}; stored {sum(self.stored.values())} "
-               f"(valid {self.stored['valid']}, invalid {self.stored['invalid']}), "
-               f"duplicates {self.duplicates}, not stored {sum(self.unreadable.values())}"
-               + (f", internal errors {self.internal}" if self.internal else "")]
+        out = [f"library: {note}" for note in self.notes]
+        out += [f"games: {self.games}; stored {sum(self.stored.values())} "
+                f"(valid {self.stored['valid']}, invalid {self.stored['invalid']}), "
+                f"duplicates {self.duplicates}, not stored {sum(self.unreadable.values())}"
+                + (f", internal errors {self.internal}" if self.internal else "")]
         for why, n in sorted(self.unreadable.items(), key=lambda kv: (-kv[1], kv[0])):
             out.append(f"not stored ({n}): {why}")
         out.append(f"{rate:.1f} games/s ({self.seconds:.1f} s)")
@@ -86,30 +91,18 @@ class Ingested:
 
 
 def store(db: Any, rows: list[dict[str, Any]]) -> tuple[int, int, list[str]]:
-    """Store library rows in one transaction: (new, duplicates, verdicts of the new)."""
+    """Store the rows of ``check_task`` (``store``: the library row; ``name``, ``meta``: its
+    file's) in one transaction: (new, duplicates, verdicts of the new)."""
     new, dup, verdicts = 0, 0, []
-    seen: set[str] = set()
     with library.write(db):
-        for row in rows:
-            if row["sha256"] in seen:
+        for item in rows:
+            row, created = store_row(db, library.GameRow.from_row(item["store"]),
+                                     item["name"], item.get("meta"))
+            if created:
+                new += 1
+                verdicts.append(row.verdict)
+            else:
                 dup += 1
-                continue
-            seen.add(row["sha256"])
-            found = list(db.query("select sha256 from games where id = ?", [row["id"]]))
-            if found and found[0]["sha256"] != row["sha256"]:
-                row = {**row, "id": row["sha256"]}  # two logs share the first digits
-                found = list(db.query("select sha256 from games where id = ?", [row["id"]]))
-            if found:
-                dup += 1
-                continue
-            db.table("games").insert(row)
-            players = library.GameRow.from_row(row)
-            db.table("game_players").insert_all([
-                {"game_id": row["id"], "seat": i, "name": p["name"], "colour": p["colour"],
-                 "score": players.scores[i] if i < len(players.scores) else None}
-                for i, p in enumerate(players.players)])
-            new += 1
-            verdicts.append(row["verdict"])
     return new, dup, verdicts
 
 
@@ -118,9 +111,8 @@ def ingest(sources: Sequence[str], path: str, jobs: int | None = None,
            batch_rows: int = 500) -> Ingested:
     """Check every game of ``sources`` on ``jobs`` workers and store them in the library
     at ``path`` (created and migrated when new)."""
-    library.migrate(path)
+    result = Ingested(notes=library.migrate(path))
     db = library.connect(path)
-    result = Ingested()
     start = time.perf_counter()
     pending: list[dict[str, Any]] = []
 
@@ -136,7 +128,7 @@ def ingest(sources: Sequence[str], path: str, jobs: int | None = None,
         for row in run(pool, tasks(walk(sources, limits)), progress=progress):
             result.games += 1
             if "store" in row:
-                pending.append(row["store"])
+                pending.append(row)
                 if len(pending) >= batch_rows:
                     flush()
             elif row["verdict"] == "internal":

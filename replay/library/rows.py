@@ -1,11 +1,14 @@
 """A verified game as the library stores it: the row made from a ``verify`` report, and saving
-it once (identical logs get the same id)."""
+it once: the same game (``replay.library.identity``), whatever the spelling of its file, gets
+the id of the first file that brought it; each file is noted (``replay.library.spellings``)."""
 
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -13,7 +16,9 @@ from ..core.errors import LogFormatError
 from ..core.family import COLOURS
 from ..core.verify import Report
 from ..generate import dumps
-from .store import GameRow, find, insert
+from .identity import content_key, meta_of
+from .spellings import add_source, has_source
+from .store import GameRow, add_game, find, find_content, storage_fault, write
 
 ID_LENGTH = 16  # hex digits of the sha256 that name a game
 
@@ -51,20 +56,46 @@ def game_row(report: Report) -> GameRow:
         winners=list(report.winners), source_format=report.format,
         original=data.decode("utf-8") if imported else None,
         import_problems=[p.as_json() for p in report.problems],
+        content_key=content_key(report),
     )
 
 
-def save(db: Database, row: GameRow) -> tuple[GameRow, bool]:
-    """Store a game's row; identical logs get the same id. Returns the stored row and
-    whether it was new."""
-    existing = find(db, row.id)
-    if existing is not None and existing.sha256 != row.sha256:
-        row = replace(row, id=row.sha256)  # two logs share the first digits: use them all
-        existing = find(db, row.id)
-    if existing is not None:
+def save(db: Database, row: GameRow, name: str = "",
+         meta: dict[str, Any] | None = None) -> tuple[GameRow, bool]:
+    """Store a game's row, from a file that came under ``name`` ("" when none was given) with
+    ``meta``; the same game, whatever its spelling, gets the same id. Returns the stored row
+    and whether it was new."""
+    existing = find_content(db, row.content_key)
+    if existing is not None and has_source(db, row.sha256, name):
         return existing, False
-    if not insert(db, row):
-        found = find(db, row.id)
-        assert found is not None
-        return found, False
+    try:
+        with write(db):
+            return store_row(db, row, name, meta)
+    except sqlite3.OperationalError as exc:
+        if existing is None or storage_fault(exc) is None:
+            raise
+        return existing, False  # stored already: only this spelling could not be noted
+
+
+def store_row(db: Database, row: GameRow, name: str = "",
+              meta: dict[str, Any] | None = None) -> tuple[GameRow, bool]:
+    """``save`` inside the caller's write transaction (``store.write``)."""
+    existing = find_content(db, row.content_key)
+    if existing is None:
+        clash = find(db, row.id)
+        if clash is not None and clash.sha256 != row.sha256:
+            row = replace(row, id=row.sha256)  # two files share the first digits: use them all
+            clash = find(db, row.id)
+        existing = clash
+    if existing is not None:
+        add_source(db, existing.id, row.sha256, name, meta, row.created)
+        return existing, False
+    add_game(db, row)
+    add_source(db, row.id, row.sha256, name, meta, row.created)
     return row, True
+
+
+def source_meta(report: Report) -> dict[str, Any] | None:
+    """The ``meta`` block of the log a report read (what its importer made, for a foreign
+    file)."""
+    return meta_of(report.log)

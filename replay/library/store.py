@@ -5,9 +5,11 @@ Schema changes are sqlite-utils (4.x) migrations: functions registered on ``migr
 order; ``migrate`` applies the pending ones (the web app at start-up) and records them in
 ``_sqlite_migrations``. A new change is a new function at the end, never an edit of an old one.
 
-One row per distinct log (``games``; the id is the start of the log's sha256, so identical logs
-get the same id) and one row per seat (``game_players``, for the player filter). The web app
-opens a connection per request (``web.db.get_db``), as in the Flask tutorial.
+One row per game (``games``): a game is its content, not the bytes of its file
+(``replay.library.identity``), and is found by its ``content_key``; its id is the start of the
+sha256 of the first file that brought it. One row per seat (``game_players``, for the player
+filter) and one per file that brought a game (``game_sources``, ``replay.library.spellings``).
+The web app opens a connection per request (``web.db.get_db``), as in the Flask tutorial.
 
 Several threads and several server processes write to one file. So that no write ever fails
 with "database is locked": the file is in WAL mode (readers never wait for the writer), every
@@ -80,6 +82,28 @@ def add_source_format(db: Database) -> None:
     games.add_column("import_problems", str, not_null_default="[]")
 
 
+@migrations()
+def identify_games(db: Database) -> None:
+    """Migration: a game is known by its content, not by the bytes of its file
+    (``replay.library.identity``): the ``content_key`` column (unique) and the spellings of
+    each game (``game_sources``); the games stored more than once are merged into the oldest
+    (``replay.library.spellings.merge_stored``), and ``migrate`` says how many."""
+    from .spellings import create_sources, merge_stored
+
+    create_sources(db)
+    stored, merged = merge_stored(db)
+    if stored:
+        note(db, f"{stored} stored game{'s' * (stored != 1)} now known by content: {merged} "
+                 f"stored twice merged into the oldest of each (their ids lead to it)")
+
+
+def note(db: Database, text: str) -> None:
+    """Tell the caller of ``migrate`` what a migration did (its ``notes``)."""
+    notes = getattr(db, "notes", None)
+    if notes is not None:
+        notes.append(text)
+
+
 BUSY_TIMEOUT = 30.0  # seconds a connection waits for another one's write lock
 
 
@@ -122,19 +146,23 @@ def write(db: Database) -> Iterator[Database]:
     db.conn.commit()
 
 
-def migrate(path: str) -> None:
+def migrate(path: str) -> list[str]:
     """Put the file in WAL mode and apply the pending migrations, once, even when several
-    processes start on a new file together."""
+    processes start on a new file together, all in one transaction. Returns what they did
+    that people should know (one line each: how many games were merged)."""
     db = connect(path)
+    notes: list[str] = []
+    db.notes = notes  # type: ignore[attr-defined]  # see ``note``
     try:
         if db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             db.conn.execute("PRAGMA journal_mode=wal")
         if not migrations.pending(db):  # nothing to write: a read-only library still reads
-            return
+            return notes
         with write(db):
             migrations.apply(db)
     finally:
         db.close()
+    return notes
 
 
 STORAGE_FAULTS = {  # what SQLite and the system say, and what we tell the user
@@ -185,6 +213,7 @@ class GameRow:
     source_format: str = "log v1"
     original: str | None = None  # the foreign file an import was made from
     import_problems: list[dict[str, Any]] = field(default_factory=list)
+    content_key: str = ""  # the sha256 of its canonical form (``replay.library.identity``)
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> GameRow:
@@ -198,6 +227,7 @@ class GameRow:
             scores=json.loads(row["scores"]), winners=json.loads(row["winners"]),
             source_format=row.get("source_format") or "log v1", original=row.get("original"),
             import_problems=json.loads(row.get("import_problems") or "[]"),
+            content_key=row.get("content_key") or "",
         )
 
     def as_row(self) -> dict[str, Any]:
@@ -212,6 +242,7 @@ class GameRow:
             "winners": json.dumps(self.winners, ensure_ascii=False),
             "source_format": self.source_format, "original": self.original,
             "import_problems": json.dumps(self.import_problems, ensure_ascii=False),
+            "content_key": self.content_key or None,
         }
 
 
@@ -221,23 +252,34 @@ def find(db: Database, game_id: str) -> GameRow | None:
     return GameRow.from_row(rows[0]) if rows else None
 
 
+def find_content(db: Database, content_key: str) -> GameRow | None:
+    """The stored game whose content key is ``content_key``, or None."""
+    rows = list(db.query("select * from games where content_key = ?", [content_key]))
+    return GameRow.from_row(rows[0]) if rows else None
+
+
 def insert(db: Database, game: GameRow) -> bool:
     """Store a game unless a game with its id is there already; True when it was stored."""
     with write(db):
         if find(db, game.id) is not None:
             return False
-        db.table("games").insert(game.as_row())
-        db.table("game_players").insert_all([
-            {"game_id": game.id, "seat": i, "name": p["name"], "colour": p["colour"],
-             "score": game.scores[i] if i < len(game.scores) else None}
-            for i, p in enumerate(game.players)])
+        add_game(db, game)
     return True
+
+
+def add_game(db: Database, game: GameRow) -> None:
+    """Insert a game's row and its seats (inside the caller's transaction)."""
+    db.table("games").insert(game.as_row())
+    db.table("game_players").insert_all([
+        {"game_id": game.id, "seat": i, "name": p["name"], "colour": p["colour"],
+         "score": game.scores[i] if i < len(game.scores) else None}
+        for i, p in enumerate(game.players)])
 
 
 # the library never needs the log text itself
 LIST_COLUMNS = ("id, sha256, created, size, '' as log, game, expansions, players, moves, "
                 "moves_played, finished, verdict, rule, error_move, error_player, message, "
-                "scores, winners, source_format, null as original, import_problems")
+                "scores, winners, source_format, null as original, import_problems, content_key")
 
 
 def _like(text: str) -> str:
@@ -257,9 +299,11 @@ SORTS = {  # the library's orders: name -> SQL (always ending in a unique key)
 
 def search(db: Database, verdict: str | None = None, player: str | None = None,
            limit: int = 50, offset: int = 0, sort: str = "date",
-           descending: bool = True) -> tuple[list[GameRow], int]:
-    """Games filtered by verdict and by (part of) a player's name, in the order ``sort`` names
-    (one of ``SORTS``; by default newest first); and how many games match in all."""
+           descending: bool = True, game: str | None = None,
+           expansion: str | None = None) -> tuple[list[GameRow], int]:
+    """Games filtered by verdict, by (part of) a player's name, by game (its family's name)
+    and by an expansion it is played with, in the order ``sort`` names (one of ``SORTS``; by
+    default newest first); and how many games match in all."""
     where = []
     params: dict[str, Any] = {"limit": limit, "offset": offset}
     if verdict in VERDICTS:
@@ -269,6 +313,13 @@ def search(db: Database, verdict: str | None = None, player: str | None = None,
         where.append("id in (select game_id from game_players "
                      "where name like :player escape '\\')")
         params["player"] = _like(player)
+    if game:
+        where.append("game = :game")
+        params["game"] = game
+    if expansion:
+        where.append("exists (select 1 from json_each(games.expansions) "
+                     "where json_each.value = :expansion)")
+        params["expansion"] = expansion
     clause = f" where {' and '.join(where)}" if where else ""
     total = next(db.query(f"select count(*) as n from games{clause}", params))["n"]
     order = SORTS.get(sort, SORTS["date"]).format(d="desc" if descending else "asc")
