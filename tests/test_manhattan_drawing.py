@@ -17,6 +17,7 @@ from replay.core.playback import Failure
 from replay.core.rng import SeededStream
 from replay.games.manhattan import MANHATTAN, Build, Choose, ManhattanState
 from replay.games.manhattan import drawing as md
+from replay.games.manhattan import panel as mp
 from replay.games.manhattan.events import Built
 from replay.games.manhattan.material import CITIES, COLOURS, lot_seen_from
 from replay.games.manhattan.scoring import height, owner
@@ -139,7 +140,7 @@ def test_the_last_build_is_outlined_and_a_take_over_flagged() -> None:
     root = svg(st, events=events)
     last = of_class(root, "last")
     x, y = md.lot_origin(CITIES.index(built[0].city), built[0].lot)
-    assert len(last) == 1 and last[0].get("stroke") == md.LAST
+    assert len(last) == 1 and last[0].get("stroke") == mp.LAST
     assert (float(last[0].get("x", "")), float(last[0].get("y", ""))) == (x + 1.5, y + 1.5)
     assert of_class(svg(st), "last") == []  # no events, no outline
     st.board[(2, 0)] = [("green", 1), ("black", 2)]
@@ -174,9 +175,14 @@ def test_a_round_scoring_links_each_score_to_its_cells_and_badge() -> None:
     for i, ev in scores.items():
         assert layers[i].get("class") == f"hl hl-{ev.phase}"
         assert len([e for e in layers[i] if e.tag == f"{NS}rect"]) >= len(ev.cells)
-    badges = {int(g.get("data-ev", "")): "".join(g.itertext()) for g in of_class(root, "popup")}
+    popups = {int(g.get("data-ev", "")): g for g in of_class(root, "popup")}
     for i, ev in scores.items():
-        assert badges[i] == (f"+{ev.points}" if ev.winners else "tie")
+        if ev.feature == "building":  # an outlined chip: the buildings owned, not "+N"
+            assert popups[i].get("class") == "popup owned"
+            text = [e.text for e in popups[i] if e.tag == f"{NS}text"]
+            assert text == [str(len(ev.cells))] and len(ev.cells) == ev.points
+        else:
+            assert "".join(popups[i].itertext()) == (f"+{ev.points}" if ev.winners else "tie")
     winner = next(i for i, ev in scores.items() if ev.winners)
     badge = next(g for g in of_class(root, "popup") if g.get("data-ev") == str(winner))
     assert badge.get("data-seat") == str(scores[winner].winners[0])
@@ -211,13 +217,13 @@ def test_a_failure_is_drawn_with_its_rule_and_escaped_text() -> None:
     words = " ".join(" ".join(banner[0].itertext()).split())
     assert failure.text() in words and "M5" in words and f"note about {hostile}" in words
     fills = [r.get("fill") for r in banner[0] if r.tag == f"{NS}rect"]
-    assert fills == [md.FAIL, md.NOTE]
+    assert fills == [mp.FAIL, mp.NOTE]
     failed = of_class(root, "failed")
     assert len(failed) == 1
     rect = next(e for e in failed[0] if e.tag == f"{NS}rect")
     x, y = md.lot_origin(CITIES.index("Cairo"), st.lot_of(0, card))
     assert (float(rect.get("x", "")), float(rect.get("y", ""))) == (x + 2, y + 2)
-    assert rect.get("stroke") == md.FAIL
+    assert rect.get("stroke") == mp.FAIL
     assert hostile in "".join(root.itertext())  # the name, unescaped by the parser
 
 
@@ -264,11 +270,47 @@ def test_the_panel_shows_the_round_the_turn_the_pieces_and_the_hands() -> None:
     words = " ".join(panel.itertext())
     assert "Round 1 of 6" in words and "building" in words and "Ada to play" in words
     assert f"draw pile {len(st.pile)}" in words
-    assert len([r for r in panel.iter(f"{NS}rect") if r.get("width") == "10"]) == 16
+    assert len(of_class(panel, "in-play")) == 16
     cards = of_class(panel, "card")
     assert len(cards) == sum(len(h) for h in st.hands) == 8
     for seat in range(2):
         for j, card in enumerate(st.hands[seat]):
             lot = lot_seen_from(card, st.sides[seat])
             cells = [r for r in cards[4 * seat + j] if r.tag == f"{NS}rect"][1:]
-            assert [c.get("fill") for c in cells].index(md.INK) == lot
+            assert [c.get("fill") for c in cells].index(mp.INK) == lot
+
+
+def test_the_last_round_is_tinted_as_the_others_and_the_legend_names_every_mark() -> None:
+    """The final scoring (phase "final") asks to be tinted as a round (``data-round``); the
+    legend names the start-player marker and the chip of the buildings owned."""
+    st = new(4, seed="6")
+    events = play(st, 500)
+    assert st.phase == "over"
+    root = svg(st, events=events)
+    layers = of_class(root, "hl")
+    assert layers and all(g.get("class") == "hl hl-final" and g.get("data-round") == "last"
+                          for g in layers)
+    legend = " ".join(" ".join(of_class(root, "legend")[0].itertext()).split())
+    for words in ("start player", "buildings owned, 1 point each", "points", "tallest",
+                  "just built", "to play"):
+        assert words in legend
+    assert len(of_class(root, "owned")) == 4 + 1  # a chip per colour, one in the legend
+    assert "start player this round" in "".join(of_class(root, "start")[0].itertext())
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_panel_text_is_large_and_its_height_fixed(n: int) -> None:
+    """Every text of the panel is at least ``SMALL`` units (about 9 px on a 390 px phone) and
+    the picture keeps its height from move to move (it does not jump while stepping)."""
+    st = new(n, seed=str(n))
+    heights = set()
+    for _ in range(40):
+        events = play(st, 1)
+        root = svg(st, events=events)
+        heights.add(root.get("viewBox", ""))
+        panel = of_class(root, "panel")[0]
+        sizes = [float(t.get("font-size", "0")) for t in panel.iter(f"{NS}text")]
+        assert sizes and min(sizes) >= mp.SMALL >= 21
+    assert len(heights) == 1
+    width, height = (float(v) for v in heights.pop().split()[2:])
+    assert mp.SMALL * 390 / width >= 9.3 and height / width < 1.5

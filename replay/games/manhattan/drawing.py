@@ -22,29 +22,23 @@ from collections.abc import Sequence
 from ...core.colours import PLAYER_COLOURS, player_colour
 from ...core.events import Event, Score
 from ...core.playback import Failure
-from ...core.svgtext import element, esc, wrap
+from ...core.svgtext import element, wrap
 from ...core.svgtext import num as _f
 from . import scoring
 from .events import Built
-from .material import CITIES, HEIGHTS, LOTS, SIDES, lot_name, lot_seen_from
+from .material import CITIES, LOTS, SIDES, lot_name, lot_seen_from
 from .moves import Build
+from .panel import FAIL, GOLD, GREY, INK, LAST, NOBODY, NOTE, owned_chip, panel, short
+from .panel import outline as _outline
 from .state import ManhattanState
 
 TABLE, STREET, GROUND = "#ebe5d5", "#b8ae98", "#f6f2e8"
-INK, GREY, NOBODY = "#231f1a", "#6b6358", "#8a8a8a"
-LAST, GOLD, FAIL, NOTE = "#ff7a00", "#ffd21f", "#c62828", "#8a5a00"
 P, IN = 84.0, 3.0  # lot pitch and the street half-width around a lot
 NAME, GX, GY, M = 26.0, 26.0, 16.0, 36.0  # city-name band, gaps between cities, margin
 W = 2 * M + 9 * P + 2 * GX  # board width
 BH = 2 * M + 2 * (NAME + 3 * P) + GY  # board height
 BX, BW, DX, DY = 20.0, 36.0, 14.0, 12.0  # a building's front face and its depth offset
 BOTTOM, ROOM, BREAK = 74.0, 44.0, 6.0  # front-face bottom in its lot; room above; a cut
-ROW = 32.0  # a colour's row in the panel
-LEGEND = ("★ tallest (grey, tie: shared, nobody scores, M10) · orange: just built · numbers: "
-          "storeys · tinted: scored by this move · badge by a score: its buildings")
-PHASES = {"choose": "choosing pieces", "build": "building", "over": "game over"}
-
-
 
 
 def _mix(colour: str, other: str, k: float) -> str:
@@ -56,14 +50,6 @@ def _mix(colour: str, other: str, k: float) -> str:
 
 STAR = "M" + "L".join(f"{_f(q * math.cos(a))},{_f(q * math.sin(a))}" for q, a in (
     (9.0 if k % 2 == 0 else 4.0, math.pi * (k / 5 - 0.5)) for k in range(10))) + "Z"
-
-
-def _outline(fill: str) -> str:
-    return "#c8c8c8" if fill == PLAYER_COLOURS["black"] else "#1b1b1b"
-
-
-def _short(name: str, n: int = 16) -> str:
-    return name if len(name) <= n else name[:n - 1] + "…"
 
 
 def _wrap(text: str, width: int) -> list[str]:
@@ -105,13 +91,18 @@ def board(state: ManhattanState, *, events: Sequence[Event] = (), failure: Failu
     banner = [(FAIL, failure.text())] if failure is not None else []
     banner += [(NOTE, note) for note in notes]
     top_svg, bh = _banner(banner)
-    panel, anchors, ph = _panel(state, events)
+    gained = dict.fromkeys(state.colours, 0)
+    for ev in events:
+        colour = _score_colour(state, ev) if isinstance(ev, Score) else None
+        if isinstance(ev, Score) and colour in gained:
+            gained[colour] += ev.points
+    strip, anchors, ph = panel(state, events, gained, BH, W, f"{prefix}star")
     vy, vh = -bh, bh + BH + ph
     layers = [element("rect", class_="table", x="0", y=_f(vy), width=_f(W), height=_f(vh),
                       fill=TABLE),
               _cities(state, prefix), _sides(state), _scored(state, events),
               _buildings(state), _tallest(state, prefix), _last(events),
-              _failed(state, failure), panel, _popups(state, events, anchors), top_svg]
+              _failed(state, failure), strip, _popups(state, events, anchors), top_svg]
     return wrap("svg", wrap("defs", element("path", id=f"{prefix}star", d=STAR)), *layers,
                 xmlns="http://www.w3.org/2000/svg", class_="manhattan-board",
                 viewBox=f"0 {_f(vy)} {_f(W)} {_f(vh)}", width=size or "100%",
@@ -151,7 +142,7 @@ def _sides(state: ManhattanState) -> str:
         seats = [s for s, where in enumerate(state.sides) if where == side]
         names = "".join(
             element("tspan", f"{'▶ ' if s == state.current_player else ''}"
-                             f"{_short(state.config.players[s].name, 24)}"
+                             f"{short(state.config.players[s].name, 24)}"
                              f"{_two(state.colours_of[s])}",
                     fill=player_colour(state.colours_of[s][0])) for s in seats)
         parts = [element("circle", r="11", fill=INK),
@@ -280,6 +271,9 @@ def _score_colour(state: ManhattanState, ev: Score) -> str | None:
 
 
 def _scored(state: ManhattanState, events: Sequence[Event]) -> str:
+    """Each score's cells in its scorer's colour. Every one is a round's scoring (the last
+    round's too, phase "final"): ``data-round`` asks the viewer to tint it as such."""
+    rounds = "last" if state.phase == "over" else "round"
     out = []
     for i, ev in enumerate(events):
         if not isinstance(ev, Score):
@@ -301,7 +295,7 @@ def _scored(state: ManhattanState, events: Sequence[Event]) -> str:
             cells.append(element("rect", x=_f(x - 5), y=_f(y - 5), width=_f(3 * P + 10),
                                  height=_f(3 * P + 10), rx="7", fill="none", stroke_width="5"))
         out.append(wrap("g", *cells, class_=f"hl hl-{ev.phase}", data_ev=i, fill=fill,
-                        stroke=fill, stroke_width="3", opacity=".45"))
+                        stroke=fill, stroke_width="3", opacity=".45", data_round=rounds))
     return wrap("g", *out, class_="scored")
 
 
@@ -330,8 +324,8 @@ def _popups(state: ManhattanState, events: Sequence[Event],
         if ev.feature == "city majority" and city is not None and 0 <= city < len(CITIES):
             x, y = lot_origin(city, 2)
             out.append(_badge(x + P - 22, y - NAME / 2 - 3, text, fill, *attrs))
-        elif ev.feature == "building" and colour in anchors:
-            out.append(_badge(*anchors[colour], text, fill, *attrs))
+        elif ev.feature == "building" and colour in anchors:  # 1 point a building (M6 3)
+            out.append(owned_chip(*anchors[colour], len(ev.cells) or ev.points, fill, *attrs))
         elif cells:  # the tallest: under its star, clear of the roof and the height
             x, y = lot_origin(*cells[0])
             out.append(_badge(x + 8, y + 38, text, fill, *attrs))
@@ -357,102 +351,6 @@ def _failed(state: ManhattanState, failure: Failure | None) -> str:
                 element("path", d=f"M{_f(cx - 4.5)},{_f(cy - 4.5)}l9,9m0,-9l-9,9",
                         stroke="#ffffff", stroke_width="3"),
                 class_="failed")
-
-
-def _card(x: float, y: float, lot: int, title: str) -> str:
-    """A card in a hand: a 3×3 grid, ``lot`` filled."""
-    cells = (element("rect", x=_f(x + 2 + k % 3 * 6), y=_f(y + 2 + k // 3 * 6), width="5",
-                     height="5", fill=INK if k == lot else "#e2ddd0") for k in range(LOTS))
-    return wrap("g", element("title", title),
-                element("rect", x=_f(x), y=_f(y), width="22", height="22", rx="2",
-                        fill="#ffffff", stroke=GREY), *cells, class_="card")
-
-
-def _panel(state: ManhattanState, events: Sequence[Event]) -> tuple[
-        str, dict[str, tuple[float, float]], float]:
-    """The strip under the board, the anchors of the per-colour badges, and its height."""
-    names = [p.name for p in state.config.players]
-    seat = state.current_player
-    who = " and ".join(_short(names[s], 24) for s in ([seat] if seat is not None
-                                                       else state.winners()))
-    status = (f"Round {state.round} of {state.rounds} · {PHASES.get(state.phase, state.phase)}"
-              f": {who} {'to play' if seat is not None else 'won'}")
-    scores = esc(" · ").join(element("tspan", f"{_short(n, 24)} {state.scores[s]}",
-                                     fill=player_colour(state.colours_of[s][0]))
-                             for s, n in enumerate(names))
-    both = " (each the sum of two colours, M7)" if len(names) == 2 else ""
-    out = [element("text", status, x="20", y=_f(BH + 26), font_size="15", font_weight="bold",
-                   fill=INK),
-           element("text", f"draw pile {len(state.pile)} · played {len(state.played)} · "
-                           f"reshuffles {state.reshuffles}",
-                   x=_f(W - 20), y=_f(BH + 26), font_size="13", text_anchor="end", fill=GREY),
-           wrap("text", esc("Scores: "), scores, esc(both), x="20", y=_f(BH + 46),
-                font_size="13", font_weight="bold", fill=INK)]
-    lines = [line for ev in events if not isinstance(ev, Score)
-             for line in _wrap(ev.describe(names), 120)[:2]]
-    gained = dict.fromkeys(state.colours, 0)
-    for ev in events:
-        colour = _score_colour(state, ev) if isinstance(ev, Score) else None
-        if isinstance(ev, Score) and colour in gained:
-            gained[colour] += ev.points
-    if any(gained.values()):
-        lines.append("This move scored: " + " · ".join(f"{c} +{n}" for c, n in gained.items() if n))
-    y = BH + 46
-    for line in lines:
-        y += 17
-        out.append(element("text", line, x="20", y=_f(y), font_size="12", fill=NOTE))
-    y += 22
-    for hx, head in ((36, "player · colour"), (236, "score"), (322, "pieces in play"),
-                     (436, "supply: 1 · 2 · 3 · 4 storeys"), (636, "hand (as it marks the board)")):
-        out.append(element("text", head, x=hx, y=_f(y), font_size="11", fill=GREY))
-    anchors: dict[str, tuple[float, float]] = {}
-    for s, colours in enumerate(state.colours_of):
-        for k, colour in enumerate(colours):
-            y += ROW
-            out.append(_row(state, s, k, names[s], y + 10))
-            anchors[colour] = (290.0, y - 4)
-    y += 28
-    out.append(element("text", LEGEND, x="20", y=_f(y), font_size="11", fill=GREY))
-    frame = element("rect", x="8", y=_f(BH), width=_f(W - 16), height=_f(y + 6 - BH), rx="6",
-                    fill="#faf7f0", stroke="#cfc6b2")
-    return wrap("g", frame, *out, class_="panel"), anchors, y + 12 - BH
-
-
-def _row(state: ManhattanState, s: int, k: int, name: str, yb: float) -> str:
-    """The row of a seat's ``k``-th colour in the panel, its baseline at ``yb``."""
-    colour = state.colours_of[s][k]
-    fill, line = player_colour(colour), _outline(player_colour(colour))
-    out = []
-    if k == 0 and s == state.current_player:
-        out.append(element("text", "▶", x="10", y=_f(yb - 10), font_size="14", fill=LAST))
-    if k == 0 and s == state.first:
-        out.append(wrap("circle", element("title", "first player this round"), cx="27",
-                        cy=_f(yb - 14), r="6", fill="#f2c413", stroke=INK))
-    out.append(element("rect", x="36", y=_f(yb - 21), width="14", height="14", fill=fill,
-                       stroke=line))
-    out.append(element("text", f"{_short(name)} · {colour}", x="56", y=_f(yb - 9),
-                       font_size="14", font_weight="bold", fill=fill))
-    out.append(element("text", state.colour_scores[colour], x="236", y=_f(yb - 8),
-                       font_size="16", font_weight="bold", fill=INK))
-    chosen = [h for h in HEIGHTS for _ in range(state.chosen[colour][h])]
-    for j, h in enumerate(chosen):
-        x = 322 + 13 * j
-        out.append(element("rect", x=x, y=_f(yb - 8 - 4 * h), width="10", height=4 * h,
-                           fill=fill, stroke=line, stroke_width=".6"))
-        out.append(element("text", h, x=x + 5, y=_f(yb + 1), font_size="9",
-                           text_anchor="middle", fill=INK))
-    if not chosen:
-        out.append(element("text", "—", x="322", y=_f(yb - 9), font_size="13", fill=GREY))
-    left = " · ".join(str(state.supply[colour][h]) for h in HEIGHTS)
-    out.append(wrap("text", esc(f"{left} "),
-                    element("tspan", f"({sum(state.supply[colour].values())} left)", fill=GREY),
-                    x="436", y=_f(yb - 9), font_size="13", fill=INK))
-    side = state.sides[s]
-    for j, card in enumerate(state.hands[s] if k == 0 else []):
-        lot = lot_seen_from(card, side)
-        out.append(_card(636 + 27 * j, yb - 25, lot, f"card {card} (printed {lot_name(card)}) "
-                         f"marks {lot_name(lot)} from the {side}"))
-    return "".join(out)
 
 
 def _banner(items: list[tuple[str, str]]) -> tuple[str, float]:
