@@ -99,7 +99,7 @@
     if (!box || !kept || box.querySelector(".var-offer")) return;
     let v = null;
     try { v = JSON.parse(kept); } catch (e) { v = null; }
-    if (!v || typeof v.url !== "string" || v.url.indexOf(base) !== 0) return;
+    if (!v || typeof v.url !== "string" || v.url.indexOf(location.origin + base) !== 0) return;
     const p = document.createElement("p");
     p.className = "var-offer";
     p.innerHTML = "Your variation from move " + esc(String(v.from)) + " (" +
