@@ -40,9 +40,12 @@ AUDIT_EXAMPLES = """examples:
 INGEST_DESCRIPTION = """\
 Store the games of a corpus (read as 'audit' reads them) in the web app's SQLite library:
 each game is checked as an upload is, and the new ones, valid or not, are stored in batches
-(one transaction per --batch games); identical logs are stored once. The counts (stored,
-duplicates, not stored and why) go to stderr. Exit codes: 0 every game stored or there already,
-2 some game not stored (unreadable) or bad arguments, 3 an internal error."""
+(one transaction per --batch games). A game is stored once whatever the spelling of its file
+(re-indented, another 'meta', a line of a .jsonl): a game already there is a duplicate, its
+file's name and meta noted with it. A library made before games were known by their content is
+merged first (the games stored twice, into the oldest; the first line says how many). The
+counts (stored, duplicates, not stored and why) go to stderr. Exit codes: 0 every game stored
+or there already, 2 some game not stored (unreadable) or bad arguments, 3 an internal error."""
 INGEST_EXAMPLES = """examples:
   python -m replay ingest corpus/ games.zip --db games.db
   python -m replay ingest logs.jsonl --db /var/lib/replay/games.db --jobs 4 --batch 1000
