@@ -100,3 +100,24 @@ def test_every_id_of_the_shared_rules_is_in_rules_doc() -> None:
     assert len(shared) >= 60, f"only {len(shared)} rule ids found in {SHARED_RULES}"
     missing = sorted(shared - defined)
     assert not missing, f"rule ids of ../shared/RULES.md missing from docs/rules.md: {missing}"
+
+
+TITLED = re.compile(rf"^[ \t]*(?:-[ \t]+)?\*\*({ID})\b([^*]*)\*\*", re.MULTILINE)
+
+
+def test_every_rule_id_has_the_name_of_its_title_in_rules_doc() -> None:
+    """``replay.core.rule_names`` (what reports show beside a rule id) names every id of
+    docs/rules.md by its title there: the bold words after the id, without their closing stop
+    (the untitled L1-L4 by a name of their own), and names nothing else."""
+    from replay.core.rule_names import RULE_NAMES, UNTITLED, rule_label
+
+    titles = {}
+    for rule, title in TITLED.findall(RULES_DOC.read_text(encoding="utf-8")):
+        title = title.strip().rstrip(".:")
+        titles[rule] = title[:1].upper() + title[1:]
+    assert set(RULE_NAMES) == set(titles) == doc_ids()
+    assert {r for r, t in titles.items() if not t} == UNTITLED
+    differ = {r: (RULE_NAMES[r], t) for r, t in titles.items() if t and RULE_NAMES[r] != t}
+    assert not differ, f"names that are not the titles of docs/rules.md: {differ}"
+    assert rule_label("G5") == "G5 · Unplaceable tile" and rule_label("L2") == "L2 · Claimed scores"
+    assert rule_label("not UTF-8") == "not UTF-8" and rule_label(None) == ""

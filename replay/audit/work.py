@@ -7,6 +7,11 @@ A row: ``index`` (its place in the walk), ``name``, ``verdict`` (``valid``, ``un
 ``move``, ``player``, ``message``, ``format``, ``game`` (the family, when the log names one),
 ``scores``, ``sha256`` (of the bytes read: the web library's id is its start), ``line`` (what
 ``verify`` prints) and ``report`` (what ``verify --json`` prints, with ``file`` the name).
+
+A file that was never read as JSON is not a log: its row's ``rule`` says what it is instead of
+L1 (``not_read``: "unreadable", "not UTF-8" or "malformed JSON") and its ``format`` is
+"unknown". A JSON value that is no log (schema-invalid, or a foreign save an importer refused)
+keeps L1 and the format it was read as; ``report`` is ``verify --json``'s either way.
 """
 
 from __future__ import annotations
@@ -57,6 +62,25 @@ def failed_row(index: int, name: str, verdict: str, message: str) -> Row:
     return row_of(index, report)
 
 
+UNKNOWN = "unknown"  # the format of a file never read as JSON
+
+
+def not_read(report: Report) -> str | None:
+    """What a file whose bytes never became a JSON value is (None for any other report):
+    "not UTF-8", "malformed JSON" (``json_input.decode`` refused the text) or "unreadable"
+    (not read at all: the file, a size limit, an archive's entry)."""
+    if report.readable or report.internal or report.log is not None \
+            or report.format != "log v1" or report.failure is None:
+        return None
+    message = report.failure.message
+    if message.startswith("not UTF-8"):
+        return "not UTF-8"
+    if message.startswith("invalid JSON") or "lone UTF-16 surrogate" in message \
+            or message.startswith("the key ") and message.endswith("appears twice in one object"):
+        return "malformed JSON"
+    return "unreadable"
+
+
 def _verdict(report: Report) -> str:
     if report.internal:
         return "internal"
@@ -83,11 +107,13 @@ def verify_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
 def row_of(index: int, report: Report) -> Row:
     """The audit's row of a report (see the module)."""
     f = report.failure
+    kind = not_read(report)
     return {"index": index, "name": report.source, "verdict": _verdict(report),
-            "exit": report.exit_code, "rule": f.rule if f else None,
+            "exit": report.exit_code, "rule": kind or (f.rule if f else None),
             "move": f.move if f else None, "player": f.player if f else None,
             "message": f.message if f else None,
-            "format": None if report.internal else report.format, "game": report.game,
+            "format": None if report.internal else UNKNOWN if kind else report.format,
+            "game": report.game,
             "scores": dict(report.final_scores),
             "sha256": hashlib.sha256(report.data).hexdigest() if report.data else None,
             "line": report.line(), "report": report.as_json()}
