@@ -7,12 +7,12 @@ and drawn exactly as a game is, and saved as one through the upload's checks.
 
 ``choices(state, explorer, ...)`` lists every legal move of a position (``legal_moves``), each
 told for a board by the family's ``Explorer``: the *spot* it is played at (a cell, a lot; ""
-for a move played on no spot), an optional *facet* (a filter of the shading, e.g. the piece to build with),
-the *steps* of the menu that leads to it (turned 90°, then the knight in the city) and its
-text; and the spots where nothing is legal, each with the verifier's own rule and words
-(``Refusal``). A line of moves travels in URLs as *tokens*: each move the compact JSON object
-a log records, in unpadded base64url, joined by ".": a page extends a line by appending the
-token of the option chosen, and never decides anything itself.
+for a move played on no spot), an optional *facet* (a filter of the shading, e.g. the piece to
+build with), the *steps* of the menu that leads to it (turned 90°, then the knight in the city)
+and its text; and the spots where nothing is legal, each with the verifier's own rule and words
+(``Refusal``). A line of moves travels in URLs as *tokens*: each move the compact JSON object a
+log records, in unpadded base64url, joined by ".": a page extends a line by appending the token
+of the option chosen, and never decides anything itself.
 
 Table logs (no seed) name what each move draws. A variation follows the log's draws while it
 can (``Explorer.draw_of`` of the log's move at the same index); when it cannot (the tile was

@@ -73,6 +73,9 @@ class TileExplorer(Explorer):
     def extra_words(self, state: GameState, move: Any) -> str:
         """What a move holds beyond its tile and figure (a flock choice, a bonus tile...),
         in the log's own fields."""
+        told = getattr(self.family, "choice_words", None)
+        if told is not None and (words := told(state, move)):
+            return str(words)
         raw = self.family.encode_move(move)
         parts = [f"{k}: {json.dumps(v, separators=(', ', ': '), ensure_ascii=False)}"
                  for k, v in raw.items() if k not in TILE_KEYS]

@@ -105,6 +105,12 @@ class TileFamily(Family):
         tile; a family whose turns do more tells it."""
         return [], []
 
+    def choice_words(self, state: GameState, move: Any) -> str:
+        """What a legal move holds beyond its tile and figure, in words, for the analysis
+        board's menu ("" when nothing: the board then shows the move's other fields as the log
+        writes them); a family whose moves hold more tells it."""
+        return ""
+
     def refuse_foreign_fields(self, raw: Mapping[str, Any], path: str) -> None:
         """A move field the schema knows but this game does not play."""
         if self.move_fields.issuperset(raw):

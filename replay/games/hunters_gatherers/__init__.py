@@ -18,6 +18,7 @@ from ...core.sink import DROP
 from ...tiles.family import TileFamily
 from ...tiles.moves import TileMove, encode_tile_move, plain_fields, tile_fields
 from ...tiles.policy import random_placement
+from ...tiles.words import figure_text
 from .state import HuntersGatherersState, Move, read_plain_moves
 
 __all__ = ["HUNTERS_GATHERERS", "HuntersGatherers", "HuntersGatherersState", "Move"]
@@ -72,6 +73,17 @@ class HuntersGatherers(TileFamily):
             bonus = raw["bonus"]
             return plain_fields(bonus, BONUS_FIELDS, self.figure_kinds) is not None
         return True
+
+    def choice_words(self, state: GameState, move: Any) -> str:
+        """HG7: the bonus tile of a move, where it goes and its figure."""
+        bonus = getattr(move, "bonus", None)
+        if bonus is None:
+            return ""
+        if bonus.discard:
+            return f"then the bonus tile {bonus.tile}, which fits nowhere, is discarded"
+        turned = f", turned {bonus.rotation}°" if bonus.rotation else ""
+        figure = figure_text(None, bonus) or "no figure"
+        return f"then the bonus tile {bonus.tile} at ({bonus.x},{bonus.y}){turned} · {figure}"
 
     def turn_words(self, events: Sequence[Event]) -> tuple[list[str], list[str]]:
         """The bonus tile the turn earned (HG7), with its figure, or its discard."""
