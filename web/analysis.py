@@ -28,6 +28,7 @@ from flask.typing import ResponseReturnValue
 
 from replay.core.errors import LogFormatError
 from replay.core.explore import Choices, explorer_of, line_text, read_line
+from replay.core.family import GameState
 from replay.core.json_input import decode
 
 from . import db as store
@@ -62,7 +63,7 @@ def page_context(entry: Entry, n: int, base: str) -> dict[str, Any] | ResponseRe
     if n > shown.last or n < 0:
         raise IndexError(n)
     explore = variation is not None or args.get("explore") == "1"
-    found: Choices | None = None
+    found: tuple[Choices, GameState] | None = None
     if explore:
         pick = args.get("pick")
         found = variations.choices_at(shown, entry, n, pick[:64] if pick else None)
@@ -73,10 +74,12 @@ def page_context(entry: Entry, n: int, base: str) -> dict[str, Any] | ResponseRe
         query = "?explore=1" if explore else ""
         try_from, prefix = variations.branch_point(entry, n), ""
     label = explorer_of(shown.parsed.family).spot_label if shown.parsed else str
-    return {"shown": shown, "variation": variation, "choices": found, "query": query,
+    return {"shown": shown, "variation": variation, "choices": found[0] if found else None,
+            "explored": found, "query": query,
             "spot_label": label,
             "try_from": try_from, "try_prefix": prefix, "explore": explore,
-            "menus": menus(shown, found), "facets": facets(found)}
+            "menus": menus(shown, found[0] if found else None),
+            "facets": facets(found[0] if found else None)}
 
 
 def menus(shown: Entry, found: Choices | None) -> list[tuple[str, str, list[Any]]]:
@@ -193,7 +196,7 @@ def api_choices(game_id: str, n: int) -> ResponseReturnValue:
                        f"{shown.last})")
     pick = request.args.get("pick")
     found = variations.choices_at(shown, entry, n, pick[:64] if pick else None)
-    return jsonify(id=entry.row.id, move=n, choices=found.to_json() if found else None)
+    return jsonify(id=entry.row.id, move=n, choices=found[0].to_json() if found else None)
 
 
 @bp.post("/api/games/<game_id>/variation")
@@ -228,7 +231,7 @@ def api_play(game_id: str) -> ResponseReturnValue:
     query = f"?from={base}&line={line}"
     return jsonify(id=entry.row.id, **{"from": base}, line=line, last=variation.last,
                    moves=told, position=position,
-                   choices=found.to_json() if found else None,
+                   choices=found[0].to_json() if found else None,
                    url=url_for("pages.position", game_id=game_id, n=at, _external=True)
                    + query)
 

@@ -27,6 +27,7 @@ from replay.core.explore import (
     read_line,
     variation_log,
 )
+from replay.core.family import GameState
 from replay.core.json_input import MAX_MOVES, decode
 from replay.core.record import parse
 
@@ -116,24 +117,24 @@ def failure_json(variation: Variation) -> dict[str, object] | None:
                     f"{error.message}"}
 
 
-def choices_at(entry: Entry, game: Entry, n: int, pick: str | None = None) -> Choices | None:
-    """What position ``n`` of ``entry`` (the game, or a variation of ``game``) allows; the log's
-    own move at that index (for its draw) comes from ``game``. None where nothing can be
-    tried (a game that cannot be replayed)."""
+def choices_at(entry: Entry, game: Entry, n: int,
+               pick: str | None = None) -> tuple[Choices, GameState] | None:
+    """What position ``n`` of ``entry`` (the game, or a variation of ``game``) allows, with
+    the state it was read from; the log's own move at that index (for its draw) comes from
+    ``game``. None where nothing can be tried (a game that cannot be replayed)."""
     if entry.parsed is None or game.parsed is None:
         return None
     pos = entry.parsed.playback.position(n)
     index = pos.failure.index if pos.failure is not None else n
     wanted = game.parsed.moves[index] if index < len(game.parsed.moves) else None
-    return choices(pos.state, explorer_of(entry.parsed.family), wanted, pick)
+    return choices(pos.state, explorer_of(entry.parsed.family), wanted, pick), pos.state
 
 
-def marked_board(entry: Entry, board: str, n: int, found: Choices | None) -> str:
-    """The board of position ``n`` with the spots of ``found`` on it."""
+def marked_board(entry: Entry, board: str, found: tuple[Choices, GameState] | None) -> str:
+    """The board of a position with the spots of its choices on it."""
     if found is None or entry.parsed is None or not board:
         return board
-    state = entry.parsed.playback.position(n).state
-    return explorer_of(entry.parsed.family).mark(state, board, found.spots())
+    return explorer_of(entry.parsed.family).mark(found[1], board, found[0].spots())
 
 
 # --------------------------------------------------------------------------- the kept ones

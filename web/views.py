@@ -167,7 +167,7 @@ def position(game_id: str, n: int) -> ResponseReturnValue:
     parsed = shown.parsed is not None
     chart = analysis.link_chart(viewer.chart(shown, n, base), base, context["query"]) \
         if parsed else ""
-    board = variations.marked_board(shown, view.board, n, context["choices"])
+    board = variations.marked_board(shown, view.board, context["explored"])
     return render_template("viewer.html", view=view, entry=entry, row=entry.row,
                            summary=entry.summary, base=base, board=Markup(board),
                            next_tile=Markup(view.next_tile_svg), chart=Markup(chart),
