@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import struct
 from pathlib import Path
@@ -76,13 +77,35 @@ def test_mit_saves_refused(name: str) -> None:
     refused(load(MIT / name), MIT_REFUSED[name])
 
 
+# the sha256 (its first 32 hex digits) of each file of the shared folder's fixtures/jcz-mit
+# (the saves as JCloisterZone ships them, its LICENSE, the README of their expected scores),
+# taken when they were copied
+MIT_SHA256 = """
+455dffddf4a7fcd184390abd63ef1b4b LICENSE
+30e39c4d22aea29f8fe708c62531de7a README.md
+7997696796a32ca6bc865a5f51814395 basic/scoring.jcz
+e8541ea9fd7d0a6d368f32e63fea8480 basic/scoringFarms.jcz
+d75359dc02213e5b49160afb47572231 basic/scoringMultiTiles.jcz
+277023b88af822c6bcc1c40d20961da7 hills_and_sheep/multi_city_merge.jcz
+2ff451e3ef99524b557a35b5855719dc hills_and_sheep/multi_city_merge2.jcz
+1621e5b3a917bf0b4da1a56288df5616 hills_and_sheep/multi_city_merge3.jcz
+943efb929680407f1dfd81cef9ccd356 hills_and_sheep/multi_city_merge_abbey.jcz
+d0329a02123bc6d232c73d0eaa9f5ad5 hills_and_sheep/multi_city_merge_abbey2.jcz
+859ecc041b371cae570b3d931809727a hills_and_sheep/multi_city_merge_open.jcz
+5c11db293d23827dd722164e28642632 inns_and_cathedrals/cathedralsScoring.jcz
+38127d4b59a5f97a4db12ac7dce81c15 inns_and_cathedrals/innsScoring.jcz
+1e978d3578da397f43d11237f38ecbb3 traders_and_builders/tradeGoodsScoring.jcz
+"""
+
+
 def test_mit_fixtures_are_unchanged_copies() -> None:
-    shared = Path("/work/shared/fixtures/jcz-mit")
-    if not shared.is_dir():
-        pytest.skip("shared fixtures not mounted")
-    for f in sorted(shared.rglob("*")):
-        if f.is_file():
-            assert (MIT / f.relative_to(shared)).read_bytes() == f.read_bytes()
+    """fixtures/import/jcz-mit holds the MIT saves with their licence, byte for byte as they
+    were copied (no file added, none missing, none changed)."""
+    expected = {name: digest for digest, name in
+                (line.split(" ", 1) for line in MIT_SHA256.strip().splitlines())}
+    found = {f.relative_to(MIT).as_posix(): hashlib.sha256(f.read_bytes()).hexdigest()[:32]
+             for f in sorted(MIT.rglob("*")) if f.is_file()}
+    assert found == expected
 
 
 def test_masks_and_ids_of_4x() -> None:

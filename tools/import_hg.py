@@ -1,4 +1,4 @@
-"""Build the Hunters & Gatherers tile set from ``shared/reference/tiles-hg.md`` (HG1, HG13).
+"""Build the Hunters & Gatherers tile set from ``docs/reference/tiles-hg.md`` (HG1, HG13).
 
 No first-edition (2002) tile inventory is available. The reference transcribes the complete
 second-edition (2020) data of the EPFL "ChaCuN" project in an explicit 12-position edge model
@@ -15,7 +15,8 @@ that into a first-edition set. This script applies §8 and writes
 The reference's positions N1 N2 N3 E1 .. W3 run clockwise from the north-west corner, exactly like
 our NL N NR EL .. WR, so the position list is copied as is (segment ids are lower-cased).
 
-Run again only when the reference changes: ``python tools/import_hg.py ../shared``.
+Run again only when the reference changes: ``python tools/import_hg.py`` (the copy in
+``docs/reference``; or give a folder holding ``reference/tiles-hg.md``, or the file itself).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import Any
 from import_reference import OUT, dump_tileset
 
 REFERENCE = Path("reference") / "tiles-hg.md"
+DOCS = Path(__file__).resolve().parent.parent / "docs"  # holds reference/tiles-hg.md
 SIDES = "NESW"
 
 LAND_IDS = range(0, 79)
@@ -244,8 +246,9 @@ def reference_path(arg: str) -> Path:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("shared", nargs="?", default="../shared",
-                        help="the shared directory (or the tiles-hg.md file itself)")
+    parser.add_argument("shared", nargs="?", default=str(DOCS),
+                        help="a folder holding reference/tiles-hg.md (default: docs/), or the "
+                             "file itself")
     parser.add_argument("--out", type=Path, default=OUT / "hunters-gatherers.json")
     args = parser.parse_args(argv)
     text = reference_path(args.shared).read_text(encoding="utf-8")

@@ -1,8 +1,9 @@
-"""Convert the tile tables of ``shared/reference/tiles-base-ic-hs.md`` into tile-set files.
+"""Convert the tile tables of ``docs/reference/tiles-base-ic-hs.md`` into tile-set files.
 
 The reference transcribes JCloisterZone's tile XML into a 12-half-side model; this script maps
 that model onto ``schema/tileset-v1.schema.json`` and writes ``replay/data/tilesets/*.json``.
-Run it again only when the reference changes: ``python tools/import_reference.py ../shared``.
+Run it again only when the reference changes: ``python tools/import_reference.py`` (the copy
+in ``docs/reference``; or give a folder holding ``reference/tiles-base-ic-hs.md``).
 """
 
 from __future__ import annotations
@@ -84,8 +85,9 @@ def dump_tileset(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(shared: str) -> None:
-    text = (Path(shared) / "reference" / "tiles-base-ic-hs.md").read_text(encoding="utf-8")
+def build_tilesets(text: str) -> dict[str, dict[str, Any]]:
+    """The tile sets of the reference's text, by file name (``base-1e.json``, ...)."""
+    sets: dict[str, dict[str, Any]] = {}
     for block in re.findall(r"```json\n(.*?)```", text, re.S):
         data = json.loads(block)
         meta = SETS[data["set"]]
@@ -100,11 +102,18 @@ def main(shared: str) -> None:
             "tiles-base-ic-hs.md (JCloisterZone tile XML, checked against tile images).",
             "tiles": [convert_tile(t, meta["prefix"]) for t in data["tiles"]],
         }
-        path = OUT / f"{meta['id']}.json"
+        sets[f"{meta['id']}.json"] = out
+    return sets
+
+
+def main(shared: str) -> None:
+    text = (Path(shared) / "reference" / "tiles-base-ic-hs.md").read_text(encoding="utf-8")
+    for name, out in build_tilesets(text).items():
+        path = OUT / name
         path.write_text(dump_tileset(out), encoding="utf-8")
         tiles = sum(t["count"] for t in out["tiles"])
         print(f"wrote {path} ({tiles} tiles)")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "../shared")
+    main(sys.argv[1] if len(sys.argv) > 1 else str(OUT.parent.parent.parent / "docs"))

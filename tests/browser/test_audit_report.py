@@ -15,8 +15,9 @@ import pytest
 from replay.audit import audit
 from replay.generate import dumps, generate_log
 
-from .support import OUT, expect
+from .support import CHROMIUM, OUT, expect
 
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 INVALID = Path(__file__).resolve().parent.parent.parent / "fixtures" / "invalid"
 BROKEN = ("edge-mismatch.json", "overdrawn-tile.json", "malformed-json.json", "not-utf8.json",
           "missing-players.json", "wrong-final-claim.json")
@@ -103,7 +104,7 @@ def test_audit_report_fits_a_phone(report: Path, phone: Any) -> None:
     assert len(charts) == 3
     for chart in charts:  # each chart shrinks to the phone, whole, its text still readable
         assert chart.evaluate("e => e.scrollWidth <= e.clientWidth"), chart.inner_html()[:80]
-        scale = chart.evaluate("e => { const s = e.querySelector('svg');"
-                               " return s.getBoundingClientRect().width / s.viewBox.baseVal.width }")
+        scale = chart.evaluate("e => { const s = e.querySelector('svg'); return"
+                               " s.getBoundingClientRect().width / s.viewBox.baseVal.width }")
         assert 0.75 <= scale <= 1, scale
     phone.screenshot(path=str(OUT / "audit-report-phone.png"), full_page=True)

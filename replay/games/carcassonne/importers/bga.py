@@ -3,7 +3,7 @@
 A BGA replay is the archived list of notifications of a table:
 ``{status, data: {valid, data: [packet…]}}``, each packet
 ``{packet_id, packet_type, channel, table_id, data: [notification…]}`` and each notification
-``{type, log, args}`` (``/work/shared/reference/import-formats.md`` §2). Read in order:
+``{type, log, args}`` (``docs/reference/import-formats.md`` §2). Read in order:
 
 * ``gameStateChange`` id 2 starts a turn (first appearances of ``active_player`` give the
   seating order); 6 and 7 are the final scoring; 99 carries the result;

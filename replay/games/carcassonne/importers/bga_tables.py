@@ -1,6 +1,6 @@
 """Board Game Arena Carcassonne numbering: tile types and ids, rotations, spots, colours.
 
-Taken from ``/work/shared/reference/import-formats.md`` §2.3-§2.5 (re-derived there from the
+Taken from ``docs/reference/import-formats.md`` §2.3-§2.5 (re-derived there from the
 public ``Koki-Yamaguchi/carcassonne-ai`` decoder). Everything here is data plus small lookups;
 the reading itself is in ``bga``.
 """
