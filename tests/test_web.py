@@ -398,7 +398,8 @@ def test_viewer_explains_the_scoring_of_a_move(client: FlaskClient) -> None:
 
 def test_viewer_does_not_replay_every_position_from_the_start(
         make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game is replayed once (its playback keeps a copy of the state every CHECKPOINT moves);
+    """A game is replayed once (its playback keeps a copy of the state every CHECKPOINT moves),
+    and walked once more for its scores if it ended at each position (``replay.core.outlook``);
     a position starts from the nearest copy, so only positions before the first copy start
     from a new state."""
     log = generate_log("base", 4, 7)
@@ -422,7 +423,7 @@ def test_viewer_does_not_replay_every_position_from_the_start(
         assert r.status_code == 200 and f"move <b>{n}</b>" in r.get_data(as_text=True)
     early = sum(1 for n in positions if n < CHECKPOINT)
     assert early == 2
-    assert len(made) <= 1 + early  # the one replay of the whole game, and positions 7 and 14
+    assert len(made) <= 2 + early  # the replay and the if-ended walk, positions 7 and 14
 
 
 def test_svg_route_draws_the_same_picture_as_the_cli(client: FlaskClient, text2: str) -> None:

@@ -19,6 +19,7 @@ from sqlite_utils import Database
 from replay.core.errors import IllegalMove, LogFormatError
 from replay.core.events import Score
 from replay.core.json_input import decode
+from replay.core.outlook import if_ended_now
 from replay.core.playback import Playback
 from replay.core.record import GameRecord, parse
 from replay.core.verify import Report, judge, verify
@@ -82,6 +83,8 @@ class Summary:
     scores: tuple[tuple[int, ...], ...]  # scores at positions 0 .. last legal position
     failure: int | None  # 0-based index of the illegal move
     finished: bool
+    # the scores if the game ended there, at positions 0 .. last (``replay.core.outlook``)
+    if_ended: tuple[tuple[int, ...], ...] = ()
 
     @property
     def last(self) -> int:
@@ -90,7 +93,8 @@ class Summary:
 
 def summarise(parsed: GameRecord, r: Playback) -> Summary:
     """The move list and the scores after every move of a replayed log (the sum of the score
-    events, which is what the scores are, G12); each move told by its family."""
+    events, which is what the scores are, G12); each move told by its family; and the scores
+    if the game ended at each position (``replay.core.outlook.if_ended_now``)."""
     names = [p.name for p in parsed.config.players]
     family = parsed.family
     total = [0] * len(names)
@@ -118,7 +122,8 @@ def summarise(parsed: GameRecord, r: Playback) -> Summary:
             mover = names.index(r.error.player) if r.error.player in names else 0
         told = family.describe_move(move, None, r.state)
         moves.append(MoveInfo(failure + 1, mover, told.text, (), told.codes, failed=True))
-    return Summary(tuple(moves), tuple(scores), failure, r.state.finished)
+    return Summary(tuple(moves), tuple(scores), failure, r.state.finished,
+                   tuple(tuple(s) for s in if_ended_now(r)))
 
 
 # --------------------------------------------------------------------------- the cache
@@ -149,7 +154,7 @@ class Entry:
                     self._summary = (summarise(self.parsed, self.parsed.playback)
                                      if self.parsed is not None
                                      else Summary((), ((0,) * len(self.row.players),), None,
-                                                  False))
+                                                  False, ((0,) * len(self.row.players),)))
         return self._summary
 
     @property

@@ -30,6 +30,7 @@ class Seat:
     supply: tuple[tuple[str, int], ...]
     to_play: bool
     winner: bool
+    if_ended: int = 0  # the score if the game ended here (``Summary.if_ended``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,12 +135,13 @@ def build(entry: Entry, n: int, draw: bool = True) -> View:
              if draw else "")
     players = game.players
     gained = _gained(summary, n)
+    ended = summary.if_ended[n] if n < len(summary.if_ended) else game.scores
     winners = set(game.winners()) if game.finished else set()
     seats = [
         Seat(p.name, p.colour, svg.player_colour(p.colour), game.scores[i], gained[i],
              tuple(game.supply_of(i).items()),
              not game.finished and pos.failure is None and game.current_player == i,
-             i in winners)
+             i in winners, ended[i])
         for i, p in enumerate(players)
     ]
     status = game.status()
@@ -248,9 +250,11 @@ def as_json(view: View, urls: dict[str, str]) -> dict[str, Any]:
         "id": entry.row.id, "move": view.n, "last": view.last, **urls,
         "verdict": verdict_json(entry),
         "players": [{"name": s.name, "colour": s.colour, "score": s.score, "gained": s.gained,
-                     "supply": dict(s.supply), "to_play": s.to_play, "winner": s.winner}
+                     "supply": dict(s.supply), "to_play": s.to_play, "winner": s.winner,
+                     "if_ended_now": s.if_ended}
                     for s in view.seats],
         "scores": {s.name: s.score for s in view.seats},
+        "if_ended_now": {s.name: s.if_ended for s in view.seats},
         "tiles_left": view.tiles_left, "next_tile": view.next_tile, "finished": view.finished,
         "status": view.status,
         "played": None,
@@ -301,13 +305,15 @@ def _ticks(top: int, count: int = 4) -> list[int]:
 
 
 def chart(entry: Entry, n: int, base_url: str) -> str:
-    """Scores over time as SVG: one line per player, axes with their labels, a cursor at
+    """Scores over time as SVG: one line per player, and under it a dashed one of the scores
+    if the game ended there (``Summary.if_ended``), axes with their labels, a cursor at
     ``n``; every column is a link to its position (the viewer's script turns the links into
     in-page jumps). The legend is the page's (``standings``)."""
     summary = entry.summary
     players = entry.row.players
     last = max(1, summary.last)
-    yticks = _ticks(max([1, *(max(s) for s in summary.scores if s)]))
+    ended = summary.if_ended[:len(summary.scores)]
+    yticks = _ticks(max([1, *(max(s) for s in summary.scores + ended if s)]))
     top = yticks[-1]
     xticks = [k for k in _ticks(last, 5) if k < last]
     if xticks and last - xticks[-1] < (xticks[1] - xticks[0] if len(xticks) > 1 else 1) / 2:
@@ -339,6 +345,12 @@ def chart(entry: Entry, n: int, base_url: str) -> str:
     out.append(element("text", "points", transform=f"translate(11 {TOP + plot_h / 2:.1f}) "
                                                    f"rotate(-90)",
                        class_="label", text_anchor="middle"))
+    for i, p in enumerate(players):  # the dashed lines first, under the scores
+        pts = " ".join(f"{px(k):.1f},{py(s[i]):.1f}" for k, s in enumerate(ended))
+        out.append(wrap("polyline", element("title", f"{p['name']} if the game ended there"),
+                        points=pts, fill="none", stroke=svg.player_colour(p["colour"]),
+                        stroke_width="1.5", stroke_dasharray="5 3", stroke_opacity="0.8",
+                        stroke_linejoin="round", class_="if-ended", data_seat=i))
     for i, p in enumerate(players):
         pts = " ".join(f"{px(k):.1f},{py(s[i]):.1f}" for k, s in enumerate(summary.scores))
         out.append(wrap("polyline", element("title", p["name"]), points=pts, fill="none",
@@ -354,8 +366,7 @@ def chart(entry: Entry, n: int, base_url: str) -> str:
     width = plot_w / last
     for k in range(summary.last + 1):
         if k < len(summary.scores):
-            tip = ", ".join(f"{p['name']} {s}" for p, s in zip(players, summary.scores[k],
-                                                                strict=False))
+            tip = _tip(players, summary.scores[k], ended[k] if k < len(ended) else ())
         else:
             tip = "illegal move"
         out.append(wrap("a", wrap("rect", element("title", f"move {k}: {tip}"),
@@ -364,7 +375,17 @@ def chart(entry: Entry, n: int, base_url: str) -> str:
                         href=f"{base_url}{k}", data_move=k))
     return wrap("svg", *out, xmlns="http://www.w3.org/2000/svg", class_="chart",
                 viewBox=f"0 0 {CHART_W:g} {CHART_H:g}", role="img",
-                aria_label="scores after each move")
+                aria_label="scores after each move; dashed: the scores if the game ended there")
+
+
+def _tip(players: list[dict[str, Any]], scores: tuple[int, ...], ended: tuple[int, ...]) -> str:
+    """A column's tooltip: the scores, then the scores if the game ended there when any
+    differs."""
+    tip = ", ".join(f"{p['name']} {s}" for p, s in zip(players, scores, strict=False))
+    if ended and tuple(ended) != tuple(scores):
+        tip += "; if it ended now: " + ", ".join(f"{p['name']} {s}" for p, s in
+                                                zip(players, ended, strict=False))
+    return tip
 
 
 def standings(entry: Entry, n: int) -> list[tuple[str, str, int]]:
