@@ -8,6 +8,11 @@ Flask's test client, in process, so the figure is the time spent in the app (no 
 first view of a game parses it and plays it through once for the move list and the chart; the
 target (median <= 50 ms) is for the views after that. The board as SVG and the JSON state of
 the same position are timed too, for comparison.
+
+Then the scores if the game ended at every position (issue 30: the chart's dashed lines,
+``replay.core.outlook.if_ended_now``, computed with a game's first view) of a 6-player game
+with both expansions, the median of ``--requests`` runs (target: <= 150 ms), beside that
+game's viewer page at its last move, first view and after.
 """
 
 from __future__ import annotations
@@ -20,14 +25,64 @@ import time
 from pathlib import Path
 from typing import Any
 
+from replay.core.outlook import if_ended_now
+from replay.core.playback import play_through
+from replay.core.record import parse
 from replay.generate import dumps, generate_log
 from web.app import create_app
 
 TARGET_MS = 50.0
+CURVE_TARGET_MS = 150.0  # the whole if-ended-now curve of a 6-player game, both expansions
+BIG = ("base", 6, ("inns-cathedrals", "hills-sheep"))
 
 
 def _ms(start: float) -> float:
     return (time.perf_counter() - start) * 1000
+
+
+def _row(what: str, url: str, times: list[float], first: float, size: int,
+         target: float) -> dict[str, Any]:
+    times = sorted(times)
+    median = statistics.median(times)
+    return {"what": what, "url": url, "requests": len(times), "bytes": size,
+            "first_ms": round(first, 2), "median_ms": round(median, 2),
+            "p90_ms": round(times[int(0.9 * (len(times) - 1))], 2),
+            "max_ms": round(times[-1], 2), "target_ms": target, "ok": median <= target}
+
+
+def curve(runs: int, seed: int) -> list[dict[str, Any]]:
+    """The if-ended-now curve of a 6-player game with both expansions, every position (the
+    median of ``runs``), and the viewer page of that game at its last move."""
+    game, players, expansions = BIG
+    log = generate_log(game, players, seed, expansions)
+    playback = play_through(parse(log))
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        if_ended_now(playback)
+        times.append(_ms(start))
+    rows = [_row("if-ended curve, 6p, all", f"{len(log['moves']) + 1} positions", times,
+                 times[0], 0, CURVE_TARGET_MS)]
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"DATABASE": str(Path(tmp) / "bench.db")})
+        client = app.test_client()
+        game_id = client.post("/api/games", data=dumps(log),
+                              content_type="application/json").get_json()["id"]
+        client = create_app({"DATABASE": str(Path(tmp) / "bench.db")}).test_client()
+        url = f"/games/{game_id}/moves/{len(log['moves'])}"
+        start = time.perf_counter()
+        response = client.get(url)
+        first = _ms(start)
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            response = client.get(url)
+            times.append(_ms(start))
+            if response.status_code != 200:
+                raise SystemExit(f"{url}: HTTP {response.status_code}")
+        rows.append(_row("viewer page, 6p, last move", url, times, first, len(response.data),
+                         TARGET_MS))
+    return rows
 
 
 def run(requests: int, seed: int) -> list[dict[str, Any]]:
@@ -59,15 +114,7 @@ def run(requests: int, seed: int) -> list[dict[str, Any]]:
                 times.append(_ms(start))
                 if response.status_code != 200:
                     raise SystemExit(f"{url}: HTTP {response.status_code}")
-            times.sort()
-            median = statistics.median(times)
-            rows.append({
-                "what": label, "url": url, "requests": requests, "bytes": len(response.data),
-                "first_ms": round(first, 2), "median_ms": round(median, 2),
-                "p90_ms": round(times[int(0.9 * (len(times) - 1))], 2),
-                "max_ms": round(times[-1], 2), "target_ms": TARGET_MS,
-                "ok": median <= TARGET_MS,
-            })
+            rows.append(_row(label, url, times, first, len(response.data), TARGET_MS))
     return rows
 
 
@@ -78,7 +125,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    rows = run(args.requests, args.seed)
+    rows = run(args.requests, args.seed) + curve(max(5, args.requests // 5), args.seed)
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
