@@ -25,6 +25,18 @@ from .work import Row, Task, verify_batch
 # at 0.8x), a local pool's a few tens of microseconds; docs/scaling.md
 LOCAL_BATCH = 16
 DASK_BATCH = 256
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
+CHECKPOINT = "audit.ckpt"  # the checkpoint an interrupted audit without --resume suggests
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during an audit: the games done (``games``: reported, and in the checkpoint if
+    there is one), ``fresh`` of them verified by this run (the rest from the checkpoint)."""
+
+    def __init__(self, games: int, fresh: int) -> None:
+        super().__init__(games, fresh)
+        self.games = games
+        self.fresh = fresh
 
 
 def default_batch(dask: str | None) -> int:
@@ -116,27 +128,34 @@ def audit(sources: Sequence[str], out: IO[str], fmt: str = "text", jobs: int | N
           stats: Stats | None = None) -> Summary:
     """Audit ``sources``, writing the report in ``fmt`` to ``out``; the summary (its ``exit``
     is the worst verdict). Raises ``resume.CheckpointError`` for a checkpoint of another
-    audit; KeyboardInterrupt leaves the checkpoint whole."""
+    audit; Ctrl-C raises ``Interrupted`` (a KeyboardInterrupt) with the games done, and leaves
+    the checkpoint whole."""
     show = sys.stderr.isatty() if progress is None else progress
-    done = resume.load(checkpoint, sources) if checkpoint else {}
-    summary = Summary()
+    summary = Summary(sources=tuple(sources), checkpoint=checkpoint)
     report = writer(fmt, out, viewer, verbose)
     start = time.perf_counter()
-    with ExitStack() as stack:
-        ckpt = resume.Checkpoint(checkpoint, sources) if checkpoint else None
-        if ckpt is not None:
-            stack.callback(ckpt.close)
-        bar = Progress(count(sources, limits) if show else None, show)
-        stack.callback(bar.close)
-        stream = rows(sources, jobs, dask, shared_fs, limits, done, bar, worker, batch, stats)
-        stack.callback(getattr(stream, "close", lambda: None))
-        for row in stream:
-            if ckpt is not None and row["index"] not in done:
-                ckpt.add(row)
-            summary.add(row)
-            report.row(row)
-            if fail_fast and row["exit"] != 0:
-                break
+    try:
+        done = resume.load(checkpoint, sources) if checkpoint else {}
+        with ExitStack() as stack:
+            ckpt = resume.Checkpoint(checkpoint, sources) if checkpoint else None
+            if ckpt is not None:
+                stack.callback(ckpt.close)
+            bar = Progress(count(sources, limits) if show else None, show)
+            stack.callback(bar.close)
+            stream = rows(sources, jobs, dask, shared_fs, limits, done, bar, worker, batch,
+                          stats)
+            stack.callback(getattr(stream, "close", lambda: None))
+            for row in stream:
+                if done.get(row["index"]) is row:  # given back from the checkpoint
+                    summary.resumed += 1
+                elif ckpt is not None:
+                    ckpt.add(row)
+                summary.add(row)
+                report.row(row)
+                if fail_fast and row["exit"] != 0:
+                    break
+    except KeyboardInterrupt:
+        raise Interrupted(summary.games, summary.games - summary.resumed) from None
     summary.seconds = time.perf_counter() - start
     report.close(summary)
     return summary
@@ -153,12 +172,52 @@ def cmd_audit(args: argparse.Namespace) -> int:
     except resume.CheckpointError as exc:
         print(f"audit: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
+    except Interrupted as stop:
+        print(interrupted(args, stop), file=sys.stderr)
+        return EXIT_INTERRUPTED
     finally:
         if args.out:
             out.close()
     if args.format != "text" or args.out:
         print("\n".join(summary.lines()), file=sys.stderr)
     return min(summary.exit, EXIT_INTERNAL)
+
+
+def interrupted(args: argparse.Namespace, stop: Interrupted) -> str:
+    """What Ctrl-C during ``audit`` says: the games done, where they are kept (``--resume``)
+    or how to keep them next time, with the command that does it."""
+    from ..cli_help import plural
+    from ..core.printable import printable
+
+    done = f"audit: interrupted after {plural(stop.games, 'game')}"
+    if args.resume:
+        lines = [f"{done} ({stop.fresh} verified by this run), kept in {args.resume}; run the "
+                 "same command again to go on where it stopped:", again(args, args.resume)]
+    else:
+        lines = [f"{done}; without --resume the work done is not kept. Run again with "
+                 "--resume to keep it the next time it stops:", again(args, CHECKPOINT)]
+    return f"{printable(lines[0])}\n  {printable(lines[1])}"
+
+
+# the options of ``audit`` an interrupted one is started again with, and their defaults
+# (``parsers.add_parsers``); --resume is added
+AGAIN = (("--jobs", "jobs", None), ("--format", "format", "text"), ("--out", "out", None),
+         ("--fail-fast", "fail_fast", False), ("--viewer", "viewer", None),
+         ("--dask", "dask", None), ("--shared-fs", "shared_fs", False),
+         ("--batch", "batch", None), ("--max-bytes", "max_bytes", MAX_BYTES),
+         ("--verbose", "verbose", False))
+
+
+def again(args: argparse.Namespace, checkpoint: str) -> str:
+    """The command line of the same audit with ``--resume checkpoint``, quoted for a shell."""
+    import shlex
+
+    words = ["python", "-m", "replay", "audit", *args.sources]
+    for flag, dest, default in AGAIN:
+        value = getattr(args, dest, default)
+        if value != default:
+            words += [flag] if value is True else [flag, str(value)]
+    return shlex.join([*words, "--resume", checkpoint])
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:

@@ -45,6 +45,10 @@ class Summary:
     partial_names: list[str] = field(default_factory=list)
     exit: int = 0
     seconds: float = 0.0
+    # a resumed audit: the games given back from its checkpoint rather than verified again
+    resumed: int = 0
+    sources: tuple[str, ...] = ()
+    checkpoint: str | None = None
 
     def add(self, row: Row) -> None:
         self.games += 1
@@ -73,7 +77,8 @@ class Summary:
 
     @property
     def rate(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else 0.0
+        """Games verified a second (those of a checkpoint left out: they cost nothing)."""
+        return (self.games - self.resumed) / self.seconds if self.seconds > 0 else 0.0
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -102,8 +107,21 @@ class Summary:
                 f"{r} {n}" for r, n in sorted(self.rules.items())))
         for why, n in sorted(self.unreadable.items(), key=lambda kv: (-kv[1], kv[0])):
             out.append(f"not read ({n}): {why} (e.g. {', '.join(self.examples[why][:2])})")
-        out.append(f"{self.rate:.1f} games/s ({self.seconds:.1f} s)")
+        out.append(self.pace())
         return [printable(line) for line in out]
+
+    def pace(self) -> str:
+        """The rate; for a resumed audit, what its checkpoint gave, or that it left nothing
+        to do (no rate then: the games were verified before)."""
+        if self.resumed and self.resumed == self.games:
+            games = "the 1 game" if self.games == 1 else f"all {self.games} games"
+            return (f"nothing left to do: {games} of {', '.join(self.sources)} "
+                    f"{'is' if self.games == 1 else 'are'} already in {self.checkpoint}")
+        line = f"{self.rate:.1f} games/s ({self.seconds:.1f} s)"
+        if self.resumed:
+            line += (f"; {self.resumed} game{'s' * (self.resumed != 1)} taken from "
+                     f"{self.checkpoint}")
+        return line
 
 
 class Writer(Protocol):

@@ -7,6 +7,10 @@ in batches of ``batch`` (paths when the workers share the file system, else byte
 kept by index and released in order; at most ``window`` items are in flight or waiting, so
 memory stays flat however many games are read.
 
+Ctrl-C is the main process's alone: the workers ignore it, and the pool is never interrupted
+half-way through starting a worker (``LocalPool.submit``), so that the main process shuts it
+down and leaves without a worker's traceback.
+
 A worker that dies (killed, out of memory, a crash in C) breaks the batches it was running
 (on the local pool: every batch in flight). Their items are tried again one by one, each
 alone; an item whose worker dies twice while it runs alone is reported as an internal error.
@@ -16,6 +20,7 @@ No item is lost, none is counted twice.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -59,6 +64,26 @@ def pool_context() -> Any:
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
+def start_worker() -> None:
+    """A worker's initializer: Ctrl-C is the main process's to handle (the worker finishes
+    its batch and is shut down), then ``work.warm``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm()
+
+
+class Deferred:
+    """Ctrl-C held back while the block runs (on POSIX), then raised as it ends: starting a
+    worker process is not cut half-way (the worker would be left behind, and fail alone)."""
+
+    def __enter__(self) -> None:
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def __exit__(self, *exc: object) -> None:
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 class LocalPool:
     """A process pool of ``jobs`` workers (``concurrent.futures``), warmed once per worker."""
 
@@ -73,10 +98,12 @@ class LocalPool:
         self.pool = self._new()
 
     def _new(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.jobs, mp_context=pool_context(), initializer=warm)
+        return ProcessPoolExecutor(self.jobs, mp_context=pool_context(),
+                                   initializer=start_worker)
 
     def submit(self, batch: list[Task]) -> Future[list[Row]]:
-        return self.pool.submit(self.worker, batch, self.max_bytes)
+        with Deferred():  # it may start a worker (and the fork server)
+            return self.pool.submit(self.worker, batch, self.max_bytes)
 
     def wait_any(self, futures: list[Any]) -> list[Any]:
         done, _ = wait(futures, return_when=FIRST_COMPLETED)
