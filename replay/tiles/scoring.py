@@ -45,14 +45,18 @@ def score_event(feature: str, phase: str, points: int, winners: list[int],
                  detail, rule, cells, feature_id)
 
 
-def scores_after(game: G, scoring: Callable[[G], None]) -> list[int]:
-    """The scores after a final ``scoring`` that only adds points, worked out on ``game`` and
-    undone (the scores, the hash and the sink as they were; the sink drops its events):
-    ``GameState.scores_if_ended`` without the default's copy of the whole state."""
+def scores_after(game: G, scoring: Callable[[G], None] | None = None) -> list[int]:
+    """The scores after a final ``scoring`` that only adds points (default: the state's own
+    ``final_scoring``), worked out on ``game`` and undone (the scores, the hash and the sink
+    as they were; the sink drops its events): ``GameState.scores_if_ended`` without the
+    default's copy of the whole state."""
     scores, before, sink = list(game.scores), game.hash, game.sink
     game.sink = DROP
     try:
-        scoring(game)
+        if scoring is None:
+            game.final_scoring()
+        else:
+            scoring(game)
         return list(game.scores)
     finally:
         game.scores[:] = scores

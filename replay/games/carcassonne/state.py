@@ -193,9 +193,10 @@ class CarcassonneState(TileState):
         scoring.final_scoring(self)
 
     def scores_if_ended(self) -> list[int]:
-        """The final scoring (B7, B8) worked out here and undone, without the default's copy
-        of the state: it only adds points (figures stay on the board at the end)."""
-        return list(self.scores) if self.finished else scores_after(self, scoring.final_scoring)
+        """The final scoring (B7, B8; a variant's ``final_scoring``) worked out here and
+        undone, without the default's copy of the state: it only adds points (figures stay on
+        the board at the end)."""
+        return list(self.scores) if self.finished else scores_after(self)
 
 
 
