@@ -111,8 +111,9 @@ def test_a_text_report_of_nothing_left_says_so_too(corpus: Path, tmp_path: Path,
 
 
 def test_a_real_ctrl_c(corpus: Path, tmp_path: Path) -> None:
-    """SIGINT to a running ``python -m replay audit``: exit 130, no traceback, and as many
-    games in the checkpoint as the message says."""
+    """SIGINT to a running ``python -m replay audit`` and its workers (as Ctrl-C in a
+    terminal sends it to the whole process group): exit 130, no traceback (the main process's
+    or a worker's), and as many games in the checkpoint as the message says."""
     big = tmp_path / "big"
     big.mkdir()
     data = (corpus / "g00.json").read_bytes()
@@ -122,17 +123,17 @@ def test_a_real_ctrl_c(corpus: Path, tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "replay", "audit", str(big), "--jobs", "1", "--resume", str(ck),
          "--format", "json", "--out", str(tmp_path / "r.jsonl")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while not (ck.exists() and ck.read_bytes().endswith(b"\n")):  # the audit has begun
             assert proc.poll() is None and time.monotonic() < deadline, proc.stderr
             time.sleep(0.01)
-        os.kill(proc.pid, signal.SIGINT)
+        os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     found = re.search(r"audit: interrupted after (\d+) games? \((\d+) verified by this run\), "
