@@ -50,9 +50,9 @@ def _e(value: object) -> str:
 
 def viewer_url(viewer: str | None, row: Row) -> str | None:
     """The viewer's page of a game (its failing move), when the viewer is an http(s) address
-    and the game is one the library stores (an illegal game; a file that could not be read,
+    and the game is one the library stores (a readable log; a file that could not be read,
     or is no log, is never stored: a link would answer 404)."""
-    if not viewer or not row.get("sha256") or row.get("verdict") != "illegal":
+    if not viewer or not row.get("sha256") or row.get("verdict") in ("unreadable", "internal"):
         return None
     if urlsplit(viewer).scheme not in ("http", "https"):
         return None

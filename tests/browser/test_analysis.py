@@ -57,7 +57,7 @@ def test_a_variation_by_clicking(server: str, page: Any, name: str) -> None:
     gid = store(server, log)["id"]
     n = START[name]
     page.goto(f"{server}/games/{gid}/moves/{n}")
-    page.locator("#explore a[data-explore-on]").click()
+    page.locator("#controls a[data-explore-on]").click()
     page.wait_for_url("**explore=1")
     assert shown_spots(page) == legal_spots(log, n)
     if name == "manhattan":  # a piece shades only the lots it may go on

@@ -130,12 +130,19 @@
       return;
     }
     if (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
-    const a = e.target.closest("#explore a[data-leave], #explore a[data-explore-on], " +
+    const a = e.target.closest("#explore a[data-leave], #controls a[data-explore-on], " +
                                "#explore a[data-var-open]");
     if (a) { e.preventDefault(); window.CR.open(a.href, positionOf(a.href)); }
   });
 
   document.addEventListener("keydown", function (e) {
+    const t = e.target;
+    if (e.key === "x" && !e.altKey && !e.ctrlKey && !e.metaKey &&
+        !(t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName)))) {
+      const toggle = document.querySelector("#controls a[data-explore-on]");
+      if (toggle) { e.preventDefault(); window.CR.open(toggle.href, positionOf(toggle.href)); }
+      return;
+    }
     const g = e.target && e.target.closest ? e.target.closest("#board g.spot") : null;
     if (g && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); choose(g.dataset.spot); }
   });

@@ -135,8 +135,11 @@
     if (!a || !root.contains(a)) return;
     e.preventDefault();
     const n = parseInt(a.dataset.move, 10);
-    if (a.href === location.href) return;
-    open(a.href, n);
+    // an SVG link's href is not a string: read the attribute (the chart's columns)
+    const href = new URL(a.getAttribute("href") || a.getAttribute("xlink:href") || "",
+                         location.href).href;
+    if (href === location.href) return;
+    open(href, n);
   });
 
   window.addEventListener("popstate", function (e) {
