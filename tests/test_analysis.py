@@ -9,6 +9,8 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, Phase, event, given, settings
+from hypothesis import strategies as st
 
 from replay.core.errors import IllegalMove, LogFormatError
 from replay.core.explore import (
@@ -22,6 +24,8 @@ from replay.core.explore import (
 )
 from replay.core.record import parse
 from replay.generate import generate_log
+
+from .hostile import mutated_logs
 
 GAMES = {"base": ("base", 3, 7, ()),
          "base-ic-hs": ("base", 3, 5, ("inns-cathedrals", "hills-sheep")),
@@ -238,3 +242,43 @@ def test_the_analysis_budget(client: Any, logs: dict[str, dict[str, Any]]) -> No
     codes = [client.get(f"/api/games/{gid}/moves/1/choices").status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429]
     assert client.get(f"/games/{gid}/moves/1").status_code == 200  # viewing is not counted
+
+
+# --------------------------------------------------------------------------- the drill
+
+DRILL = settings(derandomize=True, database=None, deadline=None, max_examples=120,
+                 phases=(Phase.explicit, Phase.generate),
+                 suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                        HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@pytest.mark.app_config(ANALYSIS_RATE_LIMIT=None)
+@DRILL
+@given(data=mutated_logs(), base=st.integers(-2, 40), at=st.one_of(st.none(), st.integers(-1, 60)))
+def test_hostile_lines_never_crash(client: Any, logs: dict[str, dict[str, Any]], data: bytes,
+                                   base: int, at: int | None) -> None:
+    """Mutated logs' moves played as variations of a stored game of each family: a verdict
+    (200, or 422 with the rule of the illegal move) or a refusal with its path (400)."""
+    try:
+        moves = json.loads(data).get("moves")
+    except (ValueError, AttributeError):
+        moves = None
+    if not isinstance(moves, list):
+        moves = [data.decode("utf-8", "replace")]
+    for name in ("base", "manhattan"):
+        gid = _store(client, logs[name])
+        body: dict[str, Any] = {"from": base, "line": moves[:12]}
+        if at is not None:
+            body["at"] = at
+        response = client.post(f"/api/games/{gid}/variation", json=body)
+        event(f"{name}: {response.status_code}")
+        assert response.status_code in (200, 400, 422), response.get_data()[:300]
+        error = response.get_json().get("error")
+        if response.status_code == 422:
+            assert error["rule"] and error["path"].startswith("/line/")
+        elif response.status_code == 400:
+            assert error["message"] and isinstance(error["path"], str)
+        else:
+            url = response.get_json()["url"]
+            page = client.get(url[url.index("/games/"):])
+            assert page.status_code == 200
