@@ -12,7 +12,9 @@ the same position are timed too, for comparison.
 Then the scores if the game ended at every position (issue 30: the chart's dashed lines,
 ``replay.core.outlook.if_ended_now``, computed with a game's first view) of a 6-player game
 with both expansions, the median of ``--requests`` runs (target: <= 150 ms), beside that
-game's viewer page at its last move, first view and after.
+game's viewer page at its last move, first view and after. And the analysis board on that
+game at its middle (target: <= 150 ms): the page with the moves the position allows
+(``?explore=1``), their JSON (``/choices``) and a variation's page, first view and after.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from replay.generate import dumps, generate_log
 from web.app import create_app
 
 TARGET_MS = 50.0
+ANALYSIS_TARGET_MS = 150.0  # an explored page, a variation's page, of that game, mid-game
 CURVE_TARGET_MS = 150.0  # the whole if-ended-now curve of a 6-player game, both expansions
 BIG = ("base", 6, ("inns-cathedrals", "hills-sheep"))
 
@@ -85,6 +88,41 @@ def curve(runs: int, seed: int) -> list[dict[str, Any]]:
     return rows
 
 
+def analysis(runs: int, seed: int) -> list[dict[str, Any]]:
+    """The analysis board on the 6-player game with both expansions, at its middle: the page
+    with the moves the position allows, their JSON, and a variation's page (its first view
+    replays the variation; the next ones are kept)."""
+    game, players, expansions = BIG
+    log = generate_log(game, players, seed, expansions)
+    n = len(log["moves"]) // 2
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        config = {"DATABASE": str(Path(tmp) / "bench.db"), "ANALYSIS_RATE_LIMIT": None}
+        client = create_app(config).test_client()
+        game_id = client.post("/api/games", data=dumps(log),
+                              content_type="application/json").get_json()["id"]
+        choices = client.get(f"/api/games/{game_id}/moves/{n}/choices").get_json()["choices"]
+        token = choices["options"][0]["token"]
+        for label, url in (
+            ("explore page, 6p, middle", f"/games/{game_id}/moves/{n}?explore=1"),
+            ("choices JSON, 6p, middle", f"/api/games/{game_id}/moves/{n}/choices"),
+            ("variation page, 6p", f"/games/{game_id}/moves/{n + 1}?from={n}&line={token}"),
+        ):
+            start = time.perf_counter()
+            response = client.get(url)
+            first = _ms(start)
+            times = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                response = client.get(url)
+                times.append(_ms(start))
+                if response.status_code != 200:
+                    raise SystemExit(f"{url}: HTTP {response.status_code}")
+            rows.append(_row(label, url[:60], times, first, len(response.data),
+                             ANALYSIS_TARGET_MS))
+    return rows
+
+
 def run(requests: int, seed: int) -> list[dict[str, Any]]:
     log = generate_log("base", 4, seed)
     last = len(log["moves"])
@@ -125,7 +163,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    rows = run(args.requests, args.seed) + curve(max(5, args.requests // 5), args.seed)
+    rows = (run(args.requests, args.seed) + curve(max(5, args.requests // 5), args.seed)
+            + analysis(max(5, args.requests // 5), args.seed))
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
