@@ -297,7 +297,7 @@ def test_unsupported_expansion_content() -> None:
     save = own("base-54-end-turn.jcz")
     save["gameAnnotations"]["drawOrder"][0] = "IC/Cccc.c"
     save["replay"][0]["payload"]["tileId"] = "IC/Cccc.c"
-    refused(save, "a set the setup does not play")
+    refused(save, "which the save's setup does not play")
 
 
 def test_rules_switched_off() -> None:

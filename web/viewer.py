@@ -65,6 +65,7 @@ class View:
     facts: list[tuple[str, str, str]] = field(default_factory=list)  # see ``facts``
     next_tile: str | None = None
     next_tile_svg: str = ""
+    next_tile_words: str = ""  # the next tile described (``a city cap``), "" if unknown
     finished: bool = False
     header_error: str | None = None
     items: list[Line] = field(default_factory=list)
@@ -74,6 +75,15 @@ class View:
         """The tiles left in the pile, for a game played with tiles."""
         left = self.status.get("tiles_left")
         return left if isinstance(left, int) else None
+
+    @property
+    def next_tile_label(self) -> str:
+        """The next tile as people read it: ``a city cap (E)``, its id alone if undescribed."""
+        if not self.next_tile:
+            return ""
+        if not self.next_tile_words:
+            return f"tile {self.next_tile}"
+        return f"{self.next_tile_words} ({self.next_tile})"
 
     @property
     def quiet(self) -> str:
@@ -155,6 +165,8 @@ def build(entry: Entry, n: int, draw: bool = True) -> View:
     view.lines = [line for e, line in zip(pos.events, lines, strict=True) if worth_telling(e)]
     if status.get("next_tile") is not None and pos.failure is None:
         view.next_tile = status["next_tile"]
+        described = getattr(game, "tiles_by_id", {}).get(view.next_tile)
+        view.next_tile_words = str(getattr(described, "words", "") or "")
         if draw:
             view.next_tile_svg = game.next_piece_svg(56)
     return view

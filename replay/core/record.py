@@ -27,6 +27,7 @@ from .json_input import (
     pointer,
     read_bounded,
 )
+from .schema_words import schema_message
 from .values import replace, value_type
 
 if TYPE_CHECKING:
@@ -180,6 +181,10 @@ class _Located:
         self.absolute_path = (*parts, *error.absolute_path)
         self.context = [_Located(c, parts) for c in error.context or ()]
         self.message = error.message
+        self.validator = error.validator
+        self.validator_value = error.validator_value
+        self.instance = error.instance
+        self.schema = error.schema
 
 
 class _Plain:
@@ -224,10 +229,8 @@ def _family_of(data: Any) -> Family | None:
 
 
 def _message(err: Any) -> str:
-    msg = str(err.message)
-    if msg.startswith("False schema does not allow") and err.absolute_path:
-        field = list(err.absolute_path)[-1]
-        msg = f"{field!r} is not a field of this game's logs (or of this kind of move)"
+    """The words of a schema error (``schema_words``), or of one of ours (``_Plain``)."""
+    msg = str(err.message) if isinstance(err, _Plain) else schema_message(err)
     if len(msg) > 200:
         msg = msg[:200] + "..."
     return msg

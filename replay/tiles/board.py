@@ -19,10 +19,11 @@ from ..core.family import GameConfig, GameState
 from ..core.rng import SeededStream
 from ..core.values import value_type
 from .features import Feature, FeatureGraph, group_links
-from .tileset import SIDE_DELTA, SIDES, SegmentSeed, TileSet, TileType
+from .tileset import SIDE_DELTA, SegmentSeed, TileSet, TileType
 
 Cell = tuple[int, int]
 OPPOSITE = (2, 3, 0, 1)  # the side across from each side
+SIDE_WORDS = ("north", "east", "south", "west")  # SIDES for people
 _SPAN: Final = 4096  # cells nearer the start than this in x and y pack into one int
 
 
@@ -180,7 +181,9 @@ class Board(GameState):
     def _check_placement(self, tile: TileType, cell: Cell, q: int) -> None:
         x, y = cell
         if cell in self.board:
-            raise IllegalMove("G4", f"cell ({x},{y}) already holds tile {self.board[cell].tile.id}")
+            there = self.board[cell].tile
+            raise IllegalMove("G4", f"cell ({x},{y}) already holds tile {there.id} "
+                              f"({there.words})")
         key = self.frontier.get(cell)
         if key is None:
             raise IllegalMove("G4", f"cell ({x},{y}) shares no side with a placed tile")
@@ -193,7 +196,7 @@ class Board(GameState):
                 other = self.board[(x + dx, y + dy)]
                 raise IllegalMove(
                     "G4", f"tile {tile.id} ({tile.words}) turned {90 * q}° at ({x},{y}): its "
-                    f"{SIDES[s]} side ({self.terrain(edges[s])}) meets "
+                    f"{SIDE_WORDS[s]} side ({self.terrain(edges[s])}) meets "
                     f"{self.terrain(key[s])} of tile {other.tile.id} ({other.tile.words}) "
                     f"at ({x + dx},{y + dy})")
 

@@ -20,6 +20,7 @@ from .events import FigurePlaced, FigureReturned
 from .features import Feature, FeatureGraph, Figure
 from .moves import FigureChoice
 from .tileset import ROLE, TileType
+from .words import where_code
 
 if TYPE_CHECKING:
     from ..core.sink import EventSink
@@ -49,6 +50,11 @@ class FigureKind:
 value_type(FigureKind)
 
 
+def _words(kind: str) -> str:
+    """A figure kind as people write it: ``large follower``."""
+    return kind.replace("-", " ")
+
+
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class Figures(Board):
     """The figure rules of ``TileState`` (see the module)."""
@@ -65,7 +71,8 @@ class Figures(Board):
         return self._prospective(tile, cell, q), self.graph
 
     def _supply_exhausted(self, player: int, kind: str) -> None:
-        raise IllegalMove("G6", f"{self.players[player].name} has no {kind} left in supply")
+        raise IllegalMove("G6", f"{self.players[player].name} has no {_words(kind)} left in "
+                          "supply")
 
     def figure_options(self, tile: TileType, x: int, y: int, rotation: int,
                        player: int | None = None) -> list[FigureChoice]:
@@ -97,7 +104,8 @@ class Figures(Board):
                       groups: list[list[int]]) -> None:
         p = self.turn
         if fig.kind not in self.supply[p]:
-            raise IllegalMove("G6", f"figure {fig.kind!r} is not part of this game")
+            raise IllegalMove("G6", f"the {_words(fig.kind)} ({fig.kind}) is not a figure of "
+                              "this game")
         if self.supply[p][fig.kind] <= 0:
             self._supply_exhausted(p, fig.kind)
         rot = tile.rotations[q]
@@ -105,12 +113,13 @@ class Figures(Board):
         if seg_index is None:
             names = sorted(rot.locations)
             raise IllegalMove("G6", f"tile {tile.id} ({tile.words}) turned {90 * q}° has no "
-                              f"segment at {fig.location!r} (locations: {', '.join(names)})")
+                              f"place {fig.location!r} for a figure (its places: "
+                              f"{', '.join(names)})")
         seg = tile.segments[seg_index]
         kind = self.figure_kinds[fig.kind]
         if seg.type not in kind.segments:
-            raise IllegalMove(kind.rule, f"a {fig.kind} cannot stand on a "
-                              f"{seg.type} ({fig.location})")
+            raise IllegalMove(kind.rule, f"a {_words(fig.kind)} cannot stand on the "
+                              f"{seg.type} {where_code(fig.location)}")
         graph = self.graph
         if kind.family != "follower":
             groups, graph = self._groups_for(kind.family, tile, cell, q)
@@ -119,9 +128,9 @@ class Figures(Board):
             what = seg.type if graph is self.graph else f"river network of the {seg.type}"
             raise IllegalMove(
                 kind.rule,
-                f"the {what} at {fig.location} already holds a {holder.kind} of "
-                f"{self.players[holder.player].name} at ({holder.cell[0]},{holder.cell[1]}) "
-                f"{holder.location}")
+                f"the {what} {where_code(fig.location)} already holds a "
+                f"{_words(holder.kind)} of {self.players[holder.player].name}, on the tile at "
+                f"({holder.cell[0]},{holder.cell[1]}) {where_code(holder.location)}")
 
     def _occupied(self, roots: list[int], family: str,
                   graph: FeatureGraph | None = None) -> Figure | None:

@@ -31,6 +31,7 @@ def parse_tileset(data: Any, label: str = "tile set", trusted: bool = False) -> 
     (``trusted``: a built-in set, which ``tests/test_tileset_hg.py`` checks against the schema
     once, is not checked at each start)."""
     if not trusted:
+        from ..core.schema_words import schema_message
         from ..core.schemas import validator  # here: jsonschema costs a start that needs none
 
         errors = sorted(validator("tileset").iter_errors(data),
@@ -38,7 +39,7 @@ def parse_tileset(data: Any, label: str = "tile set", trusted: bool = False) -> 
         if errors:
             err = errors[0]
             path = "/" + "/".join(str(p) for p in err.absolute_path)
-            raise TileSetError(f"{label}: {path}: {err.message}")
+            raise TileSetError(f"{label}: {path}: {schema_message(err, 'a tile set')}")
     tiles = build_tiles(data, label)
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return TileSet(

@@ -54,6 +54,12 @@ def where(location: str) -> str:
     return "in the middle"
 
 
+def where_code(location: str) -> str:
+    """A location in words with its code after, for messages: ``to the north-west (NL)``,
+    ``in the middle (cloister)``."""
+    return f"{where(location)} ({location})"
+
+
 def on_feature(feature: str, location: str, kind: str = "") -> str:
     """Where a figure stands: ``in the city to the north``, ``in the cloister``, ``by the
     lake`` (a hut stands by its river)."""

@@ -23,6 +23,7 @@ from ...tiles.scoring import FOLLOWERS, score_event
 from ...tiles.scoring import plural as _n
 from ...tiles.state import FigureKind
 from ...tiles.tileset import SIDE_DELTA, location_name
+from ...tiles.words import where_code
 from .rules import ExpansionRules, Points
 from .sheep_events import HiddenTile, TokenDraw, Wolf
 from .sheep_moves import (
@@ -296,19 +297,22 @@ def check(game: Game, tile: TileType, q: int, move: Move, sheep: SheepFields,
             raise IllegalMove("HS3", f"flock action {choice.action!r} is not expand or herd")
         seg = rot.locations.get(choice.location)
         if seg is None or tile.segments[seg].type != "field":
-            raise IllegalMove("HS3", f"{choice.location!r} is not a field of tile {tile.id}")
+            raise IllegalMove("HS3", f"tile {tile.id} has no field {where_code(choice.location)}")
         key = _match(required, groups[seg])
         if key is None:
-            raise IllegalMove("HS3", f"the field at {choice.location} holds no shepherd of "
+            raise IllegalMove("HS3", f"the field {where_code(choice.location)} holds no "
+                              f"shepherd of "
                               f"{game.players[game.turn].name} that this tile extends: "
                               "no expand-or-herd choice is allowed there")
         if key in given.values():
-            raise IllegalMove("HS3", f"two choices for the same field ({choice.location})")
+            raise IllegalMove("HS3", "two choices for the same field (the second "
+                              f"{where_code(choice.location)})")
         given[seg] = key
     missing = [loc for loc in required if loc not in given.values()]
     if missing:
-        raise IllegalMove("HS3", f"the tile extends the field of {game.players[game.turn].name}'s "
-                          f"shepherd (at {missing[0]}): the move must choose expand or herd")
+        raise IllegalMove("HS3", f"the tile extends the field {where_code(missing[0])}, where "
+                          f"{game.players[game.turn].name}'s shepherd stands: the move must "
+                          "choose expand or herd")
     draws = sum(1 for c in sheep.flock if c.action == "expand")
     if move.figure is not None and move.figure.kind == "shepherd":
         draws += 1

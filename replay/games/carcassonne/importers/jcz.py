@@ -149,13 +149,15 @@ class _Reader:
         if found is None:
             other = foreign_set(jid)
             if other is not None:
-                raise self.problems.unsupported("unsupported-tile", f"tile {raw} belongs to "
-                                                f"{other}, which the project lacks", where,
+                raise self.problems.unsupported("unsupported-tile", f"tile {raw} is a tile of "
+                                                f"{other}, an expansion this service does not "
+                                                "play", where,
                                                 uses_jcz(other))
             raise self.problems.refuse("unknown-tile", f"unknown tile id {raw!r}", where)
         if found.expansion and found.expansion not in self.setup.expansions:
-            raise self.problems.refuse("unsupported-tile", f"tile {raw} of {found.expansion}, "
-                                       "a set the setup does not play", where)
+            raise self.problems.refuse("unsupported-tile", f"tile {raw} belongs to "
+                                       f"{found.expansion}, which the save's setup does not "
+                                       "play", where)
         return found
 
     def _forced(self, tile: JczTile, turn: jcz_replay.Turn) -> bool:
@@ -298,7 +300,7 @@ class _Reader:
             return
         if self.flocks.state is None:
             raise problems.refuse("sheep", "sheep tokens cannot be derived after a move the "
-                                  f"project rejects ({self.flocks.failure})", turn.where())
+                                  f"rules refuse ({self.flocks.failure})", turn.where())
         tokens: list[Any] = []
         if new:
             if turn.confirm is not None:
@@ -334,7 +336,7 @@ class _Reader:
             token = bag[rng.next_int(len(bag))]
             if token not in jcz_bag(board):
                 raise problems.refuse("sheep-order", f"JCZ draws {token} with tokens it has "
-                                      "just herded back; the project draws before herding",
+                                      "just herded back; this service draws before herding",
                                       turn.where(msg))
             tokens.append(token)
         if tokens:
@@ -350,7 +352,7 @@ class _Reader:
     def _step(self, move: dict[str, Any]) -> None:
         failure = self.flocks.step(move) if self.flocks is not None else None
         if failure is not None:
-            self.problems.warn("illegal", f"the project's rules reject this move: {failure}",
+            self.problems.warn("illegal", f"the rules refuse this move: {failure}",
                                f"move {len(self.moves) - 1}")
 
     # ------------------------------------------------------------ end, claims, meta

@@ -115,9 +115,10 @@ def turns(msgs: list[Message], players: int, problems: Problems) -> tuple[list[T
         t = msg.type
         where = f"replay message {msg.index} (turn {len(out) + (cur is not None)})"
         if t not in KNOWN:
-            what = FOREIGN.get(t, "an expansion the project lacks")
-            raise problems.unsupported("unsupported-message", f"message {t} ({what}) is not "
-                                       "supported", where, uses_jcz(f"{what} ({t} messages)"))
+            what = FOREIGN.get(t, "an expansion this service does not play")
+            raise problems.unsupported("unsupported-message", f"the save uses {what} (its "
+                                       f"{t} messages), which this service does not play",
+                                       where, uses_jcz(f"{what} ({t} messages)"))
         if over:
             raise problems.refuse("order", f"{t} after GAME_OVER", where)
         if t == "GAME_OVER":

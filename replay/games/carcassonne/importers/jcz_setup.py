@@ -90,12 +90,13 @@ def header_4x(value: dict[str, Any], problems: Problems) -> Header:
         if name in OLD_EXPANSIONS:
             if count != 1:
                 raise problems.refuse("set-count", f"expansion {name} is played {count} times; "
-                                      "the project plays each set once", "setup.expansions")
+                                      "this service plays each set once", "setup.expansions")
             sets[OLD_EXPANSIONS[name]] = 1
         elif count:
             h.declared.append(name)
-            problems.warn("unused-expansion", f"expansion {name} is not supported: the import "
-                          "is refused if its tiles or figures appear", "setup.expansions")
+            problems.warn("unused-expansion", f"the save declares the expansion {name}, which "
+                          "this service does not play: the import is refused if its tiles or "
+                          "figures appear", "setup.expansions")
     if "" not in sets:
         raise problems.refuse("no-base", "the game is played without the base set (BASIC)",
                               "setup.expansions")
@@ -110,8 +111,8 @@ def header_4x(value: dict[str, Any], problems: Problems) -> Header:
     for c in caps:
         if c not in OLD_CAPABILITIES:
             h.declared.append(c)
-            problems.warn("unused-element", f"capability {c} is not supported: the import is "
-                          "refused if it is used", "setup.capabilities")
+            problems.warn("unused-element", f"the save turns on {c}, which this service does "
+                          "not play: the import is refused if it is used", "setup.capabilities")
     rules = setup.get("rules") or {}
     if not isinstance(rules, dict):
         raise problems.refuse("truncated", "setup.rules is not an object", "setup")
@@ -156,8 +157,8 @@ def header_5x(value: dict[str, Any], problems: Problems) -> Header:
     for extra in ("addons",):
         if setup.get(extra):
             h.declared.append(extra)
-            problems.warn("unused-element", f"setup.{extra} is not supported: the import is "
-                          "refused if it is used", f"setup.{extra}")
+            problems.warn("unused-element", f"the save uses {extra}, which this service does "
+                          "not play: the import is refused if they are used", f"setup.{extra}")
     _elements_5x(h, elements, problems)
     if elements.get("shepherd") and "hills-sheep" not in sets:
         sets["hills-sheep"] = 1
@@ -182,16 +183,17 @@ def _sets_5x(h: Header, given: dict[str, Any], elements: dict[str, Any],
         if name in SET_NAMES:
             if ed != "1":
                 raise problems.unsupported("edition", f"set {key} (edition {ed}) adds tiles "
-                                           "the project lacks", "setup.sets",
+                                           "this service does not have", "setup.sets",
                                            uses_jcz(f"edition {ed} of the set {name}"))
             if count != 1:
-                raise problems.refuse("set-count", f"set {key} is played {count} times; the "
-                                      "project plays each set once", "setup.sets")
+                raise problems.refuse("set-count", f"set {key} is played {count} times; "
+                                      "this service plays each set once", "setup.sets")
             sets[SET_NAMES[name]] = 1
         elif count:
             h.declared.append(str(key))
-            problems.warn("unused-expansion", f"set {key} is not supported: the import is "
-                          "refused if its tiles appear", "setup.sets")
+            problems.warn("unused-expansion", f"the save declares the set {key}, which this "
+                          "service does not play: the import is refused if its tiles appear",
+                          "setup.sets")
     if "" not in sets:
         raise problems.refuse("no-base", "the game is played without the basic set",
                               "setup.sets")
@@ -205,25 +207,26 @@ def _elements_5x(h: Header, elements: dict[str, Any], problems: Problems) -> Non
         raise problems.refuse("rule-off", "the game is played without small followers",
                               "setup.elements")
     if small != 7:
-        problems.warn("supply", f"{small} small followers per player; the project's supply "
-                      "is 7", "setup.elements")
+        problems.warn("supply", f"{small} small followers per player; this service's "
+                      "supply is 7", "setup.elements")
     for name in ("big-follower", "shepherd"):
         n = elements.get(name)
         if n and (not isinstance(n, int) or n > 1):
-            raise problems.refuse("supply", f"{n} {name}s per player; the project's supply "
-                                  "is 1", "setup.elements")
+            raise problems.refuse("supply", f"{n} {name}s per player; this service's "
+                                  "supply is 1", "setup.elements")
     if "farmers" not in elements:
         _farmers_off(problems)
     for name, v in elements.items():
         if name in KNOWN_ELEMENTS or not v:
             continue
         if name in SILENT_ELEMENTS:
-            raise problems.unsupported("element", f"element {name}: {SILENT_ELEMENTS[name]} "
-                                       "is not supported", "setup.elements",
+            raise problems.unsupported("element", f"the save turns on {name} "
+                                       f"({SILENT_ELEMENTS[name]}), which this service does "
+                                       "not play", "setup.elements",
                                        uses_jcz(SILENT_ELEMENTS[name]))
         h.declared.append(name)
-        problems.warn("unused-element", f"element {name} is not supported: the import is "
-                      "refused if it is used", "setup.elements")
+        problems.warn("unused-element", f"the save turns on {name}, which this service does "
+                      "not play: the import is refused if it is used", "setup.elements")
 
 
 def _rules_5x(h: Header, rules: dict[str, Any], on: set[str], problems: Problems) -> None:
@@ -251,7 +254,7 @@ def _rules_5x(h: Header, rules: dict[str, Any], on: set[str], problems: Problems
             continue
         if name not in RULES and not v:
             continue
-        raise problems.refuse("rule", f"rule {name} = {v!r} changes a rule the project "
+        raise problems.refuse("rule", f"rule {name} = {v!r} changes a rule this service "
                               "plays otherwise", "setup.rules")
 
 
@@ -267,7 +270,7 @@ def _check_start(start: Any, problems: Problems) -> None:
 
 
 def _farmers_off(problems: Problems) -> None:
-    problems.warn("farmers-off", "farmers are off in the source: the project always allows "
+    problems.warn("farmers-off", "farmers are off in the source: this service always allows "
                   "them (the moves replay alike and no field scores)", "setup")
 
 
