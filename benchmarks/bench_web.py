@@ -53,6 +53,21 @@ def _row(what: str, url: str, times: list[float], first: float, size: int,
             "max_ms": round(times[-1], 2), "target_ms": target, "ok": median <= target}
 
 
+def _time(client: Any, label: str, url: str, runs: int, target: float) -> dict[str, Any]:
+    """The row of ``url``: its first request, then the median of ``runs`` more."""
+    start = time.perf_counter()
+    response = client.get(url)
+    first = _ms(start)
+    times = []
+    for _ in range(runs):
+        if response.status_code != 200:
+            raise SystemExit(f"{url}: HTTP {response.status_code}")
+        start = time.perf_counter()
+        response = client.get(url)
+        times.append(_ms(start))
+    return _row(label, url[:60], times, first, len(response.data), target)
+
+
 def curve(runs: int, seed: int) -> list[dict[str, Any]]:
     """The if-ended-now curve of a 6-player game with both expansions, every position (the
     median of ``runs``), and the viewer page of that game at its last move."""
@@ -73,18 +88,7 @@ def curve(runs: int, seed: int) -> list[dict[str, Any]]:
                               content_type="application/json").get_json()["id"]
         client = create_app({"DATABASE": str(Path(tmp) / "bench.db")}).test_client()
         url = f"/games/{game_id}/moves/{len(log['moves'])}"
-        start = time.perf_counter()
-        response = client.get(url)
-        first = _ms(start)
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            response = client.get(url)
-            times.append(_ms(start))
-            if response.status_code != 200:
-                raise SystemExit(f"{url}: HTTP {response.status_code}")
-        rows.append(_row("viewer page, 6p, last move", url, times, first, len(response.data),
-                         TARGET_MS))
+        rows.append(_time(client, "viewer page, 6p, last move", url, runs, TARGET_MS))
     return rows
 
 
@@ -108,18 +112,7 @@ def analysis(runs: int, seed: int) -> list[dict[str, Any]]:
             ("choices JSON, 6p, middle", f"/api/games/{game_id}/moves/{n}/choices"),
             ("variation page, 6p", f"/games/{game_id}/moves/{n + 1}?from={n}&line={token}"),
         ):
-            start = time.perf_counter()
-            response = client.get(url)
-            first = _ms(start)
-            times = []
-            for _ in range(runs):
-                start = time.perf_counter()
-                response = client.get(url)
-                times.append(_ms(start))
-                if response.status_code != 200:
-                    raise SystemExit(f"{url}: HTTP {response.status_code}")
-            rows.append(_row(label, url[:60], times, first, len(response.data),
-                             ANALYSIS_TARGET_MS))
+            rows.append(_time(client, label, url, runs, ANALYSIS_TARGET_MS))
     return rows
 
 
@@ -140,19 +133,7 @@ def run(requests: int, seed: int) -> list[dict[str, Any]]:
             ("JSON state, last move", f"/api/games/{game_id}/moves/{last}"),
             ("viewer page, move 36", f"/games/{game_id}/moves/36"),
         ):
-            start = time.perf_counter()
-            response = client.get(url)
-            first = _ms(start)
-            if response.status_code != 200:
-                raise SystemExit(f"{url}: HTTP {response.status_code}")
-            times = []
-            for _ in range(requests):
-                start = time.perf_counter()
-                response = client.get(url)
-                times.append(_ms(start))
-                if response.status_code != 200:
-                    raise SystemExit(f"{url}: HTTP {response.status_code}")
-            rows.append(_row(label, url, times, first, len(response.data), TARGET_MS))
+            rows.append(_time(client, label, url, requests, TARGET_MS))
     return rows
 
 
