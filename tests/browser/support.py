@@ -31,3 +31,19 @@ def store(server: str, log: dict[str, Any]) -> dict[str, Any]:
 def current_move(pg: Any) -> str:
     text: str = pg.locator("#moves a.current").get_attribute("data-move")
     return text
+
+
+def scored_move(log: dict[str, Any], after: int = 0) -> tuple[int, int]:
+    """A move after move ``after`` that scores a feature during play, with points:
+    (position, event index)."""
+    from replay.core.events import Score
+    from replay.core.playback import play_through
+    from replay.core.record import parse
+
+    record = play_through(parse(log))
+    for k, events in enumerate(record.events):
+        for i, e in enumerate(events):
+            if isinstance(e, Score) and e.phase == "play" and e.points and e.winners \
+                    and k > after:
+                return k + 1, i
+    raise AssertionError("no scoring move")

@@ -31,7 +31,7 @@ def legal_spots(log: dict[str, Any], n: int) -> set[str]:
         if hasattr(m, "x"):
             out.add(f"{m.x},{m.y}")
         elif hasattr(m, "city"):
-            out.add(f"{m.city}/{state.lot_of(state.current_player, m.card)}")
+            out.add(f"{m.city}/{getattr(state, 'lot_of')(state.current_player, m.card)}")
     return out
 
 

@@ -8,12 +8,9 @@ from typing import Any
 
 import pytest
 
-from replay.core.events import Score
-from replay.core.playback import play_through
-from replay.core.record import parse
 from replay.generate import generate_log
 
-from .support import CHROMIUM, OUT, PHONE, expect, store
+from .support import CHROMIUM, OUT, PHONE, expect, scored_move, store
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 
@@ -35,16 +32,6 @@ HIDDEN = """() => {
 PTS = """() => Array.from(document.querySelectorAll('#moves a[data-move] .pts')).map(
     p => [parseInt(p.closest('a').dataset.move, 10),
           getComputedStyle(p).visibility === 'visible'])"""
-
-
-def scored_move(log: dict[str, Any]) -> tuple[int, int]:
-    """A move that scores during play, with points: (position, event index)."""
-    record = play_through(parse(log))
-    for k, events in enumerate(record.events):
-        for i, e in enumerate(events):
-            if isinstance(e, Score) and e.phase == "play" and e.points and e.winners and k > 20:
-                return k + 1, i
-    raise AssertionError("no scoring move")
 
 
 def test_spoiler_mode_hides_the_result_until_the_last_move(server: str, page: Any,
@@ -88,7 +75,7 @@ def test_spoiler_mode_hides_the_result_until_the_last_move(server: str, page: An
 def test_on_a_phone_a_score_line_and_its_feature_are_in_sight_together(
         server: str, phone: Any, game4: dict[str, Any]) -> None:
     game = store(server, game4)
-    n, i = scored_move(game4)
+    n, i = scored_move(game4, 20)
     phone.goto(f"{server}/games/{game['id']}/moves/{n}")
     sheet, controls = phone.locator("#events"), phone.locator("#controls")
     bar = controls.bounding_box()

@@ -18,7 +18,7 @@ from replay.core.playback import play_through
 from replay.core.record import parse
 from replay.generate import dumps, generate_log
 
-from .support import CHROMIUM, OUT, PHONE, XSS, current_move, expect, store
+from .support import CHROMIUM, OUT, PHONE, XSS, current_move, expect, scored_move, store
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 
@@ -206,16 +206,6 @@ def view_box(pg: Any) -> list[float]:
 
 def scale(pg: Any) -> float:
     return float(pg.locator("#board-pane").get_attribute("data-scale"))
-
-
-def scored_move(log: dict[str, Any]) -> tuple[int, int]:
-    """A move that scores a feature during play, with points: (position, event index)."""
-    record = play_through(parse(log))
-    for k, events in enumerate(record.events):
-        for i, e in enumerate(events):
-            if isinstance(e, Score) and e.phase == "play" and e.points and e.winners:
-                return k + 1, i
-    raise AssertionError("no scoring move")
 
 
 def test_zoom_and_pan_are_kept_while_stepping(server: str, page: Any,
