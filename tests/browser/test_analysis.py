@@ -10,6 +10,7 @@ import pytest
 
 from replay.core.explore import read_line
 from replay.core.record import parse
+from replay.games.manhattan.state import ManhattanState
 from replay.generate import generate_log
 
 from .support import CHROMIUM, OUT, expect, store
@@ -30,8 +31,8 @@ def legal_spots(log: dict[str, Any], n: int) -> set[str]:
     for m in state.legal_moves():
         if hasattr(m, "x"):
             out.add(f"{m.x},{m.y}")
-        elif hasattr(m, "city"):
-            out.add(f"{m.city}/{getattr(state, 'lot_of')(state.current_player, m.card)}")
+        elif isinstance(state, ManhattanState) and hasattr(m, "city"):
+            out.add(f"{m.city}/{state.lot_of(state.current_player or 0, m.card)}")
     return out
 
 
