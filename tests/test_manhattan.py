@@ -12,8 +12,9 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st_
 
 from replay.core.errors import IllegalMove
-from replay.core.events import GameEnd, Score
+from replay.core.events import GameEnd, Score, explanations, person
 from replay.core.family import GameConfig, Player
+from replay.core.record import parse
 from replay.core.rng import SeededStream
 from replay.games.manhattan import MANHATTAN, Build, Choose, Discard, ManhattanState
 from replay.games.manhattan.events import CardDiscarded, Reshuffle
@@ -25,6 +26,7 @@ from replay.games.manhattan.material import (
     lot_seen_from,
 )
 from replay.games.manhattan.scoring import points_only, score_round
+from replay.generate import generate_log
 
 NAMES = ("Ada", "Bo", "Cy", "Di")
 
@@ -411,3 +413,30 @@ def test_L4_hash_tables_give_the_items_inside_and_beyond_their_range() -> None:
     for k in (0, 63, 64):
         same(hashes.reshuffles(k), "m-reshuffles", k)
     assert hashes.signed((1 << 64) - 1) == -1 and hashes.unsigned(-1) == (1 << 64) - 1
+
+
+def test_M7_a_seat_of_two_colours_is_named_by_both() -> None:
+    """In a two-player game each seat plays two colours: its words name both ("Ben (black
+    and green)"), in the viewer's explanations as in the API's."""
+    record = parse(generate_log("manhattan", 2, 1))
+    assert [p.also for p in record.players] == [("red",), ("green",)]
+    assert person(record.players, 1) == "Ben (black and green)"
+    state = record.new_state()
+    chose = state.apply(record.moves[0])
+    assert explanations(chose, state.players)[0][1].startswith("Ada (blue and red) takes ")
+    three = parse(generate_log("manhattan", 3, 1))
+    assert person(three.players, 1) == "Ben (black)"  # one colour a seat: named once
+
+
+def test_M10_ties_are_listed_in_plain_english() -> None:
+    """Two colours tie "blue and black"; three "blue, black and green" (never "a and b and
+    c")."""
+    colours = ("blue", "black", "green")
+    seat_of = {"blue": 0, "black": 1, "green": 1}
+    board = {(0, 0): [("blue", 1)], (0, 1): [("black", 1)], (0, 2): [("green", 1)],
+             (1, 0): [("blue", 2)], (1, 1): [("black", 2)]}
+    events, _ = score_round(board, colours, seat_of, "play")
+    majority = {e.feature_id: e.detail for e in events if e.feature == "city majority"}
+    assert majority[0].endswith("blue, black and green tie for most: nobody scores")
+    assert majority[1].endswith("blue and black tie for most: nobody scores")
+    assert " and ".join(colours) not in " ".join(majority.values())

@@ -47,10 +47,11 @@ def event_kind(cls: E) -> E:
 
 
 def person(players: Sequence[Player], seat: Any) -> str:
-    """A seat as people read it: ``Ada (red)``; ``someone`` for no seat."""
+    """A seat as people read it: ``Ada (red)``, ``Ben (black and green)`` (a seat of two
+    colours); ``someone`` for no seat."""
     if isinstance(seat, int) and 0 <= seat < len(players):
         p = players[seat]
-        return f"{p.name} ({p.colour})"
+        return f"{p.name} ({join_words([p.colour, *p.also])})"
     return "someone"
 
 

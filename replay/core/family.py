@@ -33,15 +33,18 @@ COLOURS = ("red", "blue", "green", "yellow", "black", "grey")
 
 
 class Player:
-    """A seat at the table."""
+    """A seat at the table: its name, its colour, and ``also`` the other colours it plays
+    (a game where a player takes two colours names them: ``Ben (black and green)``)."""
 
-    __slots__ = ("name", "colour")
+    __slots__ = ("name", "colour", "also")
     name: str
     colour: str
+    also: tuple[str, ...]
 
-    def __init__(self, name: str, colour: str) -> None:
+    def __init__(self, name: str, colour: str, also: tuple[str, ...] = ()) -> None:
         self.name = name
         self.colour = colour
+        self.also = also
 
 
 class Option:
@@ -121,7 +124,7 @@ class GameConfig:
         self.material = material
 
 
-value_type(Player, "name colour")
+value_type(Player, "name colour also")
 value_type(Option, "key choices default rule help expansion")
 value_type(Expansion, "name label rule_prefix extra_players")
 value_type(MoveText, "text codes")

@@ -53,7 +53,13 @@ class Manhattan(Family):
         config = GameConfig(self.name, (), players, options, seed, material)
         # the seats, pieces and deal are checked by setting them up; the state is kept for
         # the first new_state of this very config (the replay that follows, as a rule)
-        self._checked = (config, ManhattanState(config))
+        state = ManhattanState(config)
+        if any(len(mine) > 1 for mine in state.colours_of):  # M7: a seat names both colours
+            seats = tuple(Player(p.name, p.colour, mine[1:])
+                          for p, mine in zip(players, state.colours_of, strict=True))
+            config = GameConfig(self.name, (), seats, options, seed, material)
+            state = ManhattanState(config, state)  # the same set-up, under the new config
+        self._checked = (config, state)
         return config
 
     def header_json(self, config: GameConfig) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Sequence
 
 from ...core.colours import PLAYER_COLOURS, player_colour
-from ...core.events import Event, Score
+from ...core.events import Event, Score, join_words
 from ...core.svgtext import element, esc, wrap
 from ...core.svgtext import num as _f
 from .material import HEIGHTS, LOTS, lot_name, lot_seen_from
@@ -95,8 +95,8 @@ def panel(state: ManhattanState, events: Sequence[Event], gained: dict[str, int]
     move; ``star`` is the id of the picture's star."""
     names = [p.name for p in state.config.players]
     seat = state.current_player
-    who = " and ".join(short(names[s], 20) for s in ([seat] if seat is not None
-                                                      else state.winners()))
+    who = join_words([short(names[s], 20) for s in ([seat] if seat is not None
+                                                     else state.winners())])
     y = top + 36
     out = [_text(20, y, f"Round {state.round} of {state.rounds} · "
                         f"{PHASES.get(state.phase, state.phase)}: {who} "

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ...core.events import Score
+from ...core.events import Score, join_words
 from .material import CITIES, lot_name
 
 Stack = list[tuple[str, int]]  # (colour, storeys) from the ground up
@@ -163,7 +163,7 @@ def _explained(built: list[tuple[tuple[int, int], Stack, int, str]],
             events.append(Score(phase, "city majority", MAJORITY, (),
                                 _strengths(count, seat_of),
                                 f"{name}: buildings owned {owned}; "
-                                f"{' and '.join(leaders)} tie for most: nobody scores", "M10",
+                                f"{join_words(leaders)} tie for most: nobody scores", "M10",
                                 cells, city))
     for colour in colours:
         mine = [list(b[0]) for b in built if b[3] == colour]
