@@ -173,6 +173,8 @@ def _failure(name: str) -> str:
     ("ic1-second-large-follower.json", "Ada has no large follower left in supply"),
     ("edge-mismatch.json", "its east side (city) meets field of tile A (a cloister with a road)"),
     ("occupied-cell.json", "cell (0,-1) already holds tile K (a "),
+    ("wrong-seeded-tile.json", "the log names tile C (a "),
+    ("overdrawn-tile.json", "tile C (a "),
 ])
 def test_illegal_figures_and_tiles_say_where_in_words(name: str, words: str) -> None:
     """A location is a direction with its code after ("to the north-west (NL)"), a figure

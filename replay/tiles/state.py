@@ -335,8 +335,10 @@ class TileState(Figures):
         if self.config.seed is not None:
             assert self.current is not None
             if move.tile is not None and move.tile != self.current.id:
-                raise IllegalMove("L1", f"the log names tile {move.tile} but the seeded pile "
-                                  f"gives {self.current.id}")
+                named = self.tiles_by_id.get(move.tile)
+                said = f" ({named.words})" if named is not None else ""
+                raise IllegalMove("L1", f"the log names tile {move.tile}{said} but the seeded "
+                                  f"pile gives {self.current.id} ({self.current.words})")
             return self.current
         if move.tile is None:
             raise IllegalMove("L1", "a log without a seed must name the tile of every move")
@@ -346,7 +348,8 @@ class TileState(Figures):
                               f"{self.tileset.id})")
         self._check_drawn(tile)
         if self.remaining.get(tile.id, 0) <= 0:
-            raise IllegalMove("L1", f"tile {tile.id} drawn more often than the set holds "
+            raise IllegalMove("L1", f"tile {tile.id} ({tile.words}) drawn more often than the "
+                              "set holds "
                               f"({tile.count - (1 if tile.start else 0)} in the pile)")
         return tile
 

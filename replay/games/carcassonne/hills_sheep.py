@@ -187,7 +187,8 @@ class HillsSheep(ExpansionRules):
         if sheep.flock or sheep.tokens:
             raise IllegalMove("HS3", "this game is played without Hills & Sheep")
         if sheep.hidden is not None:
-            raise IllegalMove("HS7", f"tile {tile.id} is no hill: nothing goes under it")
+            raise IllegalMove("HS7", f"tile {tile.id} ({tile.words}) has no hill: nothing goes "
+                              "under it")
 
     def on_figure(self, state: Game, placement: Placement, move: Move) -> None:
         sheep = sheep_of(move)
@@ -338,7 +339,8 @@ def check(game: Game, tile: TileType, q: int, move: Move, sheep: SheepFields,
 
 def _check_hidden(game: Game, tile: TileType, hidden: str) -> None:
     if not tile.hill:
-        raise IllegalMove("HS7", f"tile {tile.id} is no hill: nothing goes under it")
+        raise IllegalMove("HS7", f"tile {tile.id} ({tile.words}) has no hill: nothing goes "
+                          "under it")
     if game.config.seed is not None:
         nxt = game.pile[game.pile_pos].id if game.pile_pos < len(game.pile) else None
         if hidden != nxt:
