@@ -252,7 +252,7 @@ DRILL = settings(derandomize=True, database=None, deadline=None, max_examples=12
                                         HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-@pytest.mark.app_config(ANALYSIS_RATE_LIMIT=None)
+@pytest.mark.app_config(ANALYSIS_RATE_LIMIT=None, RATE_LIMIT=None)
 @DRILL
 @given(data=mutated_logs(), base=st.integers(-2, 40), at=st.one_of(st.none(), st.integers(-1, 60)))
 def test_hostile_lines_never_crash(client: Any, logs: dict[str, dict[str, Any]], data: bytes,
