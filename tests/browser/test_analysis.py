@@ -122,3 +122,13 @@ def test_a_variation_on_a_phone(server: str, phone: Any) -> None:
     expect(phone.locator("#viewer")).to_have_attribute("data-move", "9")
     expect(phone.locator("#moves ol.variation a.move")).to_have_count(1)
     phone.screenshot(path=str(OUT / "analysis-phone-variation.png"))
+    # left: the game's page offers it back; deleted: offered no more, even after a reload
+    phone.goto(f"{server}/games/{gid}/moves/3")
+    offer = phone.locator("#explore .var-offer")
+    expect(offer).to_contain_text("from move 8 (1 move)")
+    offer.locator("[data-forget]").tap()
+    expect(offer).to_have_count(0)
+    phone.reload()
+    expect(phone.locator("#board svg")).to_be_visible()
+    expect(phone.locator("#explore .var-offer")).to_have_count(0)
+
