@@ -109,6 +109,9 @@ def test_a_variation_on_a_phone(server: str, phone: Any) -> None:
     log = generate_log(*GAMES["base"])
     gid = store(server, log)["id"]
     phone.goto(f"{server}/games/{gid}/moves/8?explore=1")
+    controls = phone.locator("#controls")  # every button, the switch too, within a thumb's reach
+    assert controls.evaluate("c => c.scrollWidth <= c.clientWidth")
+    expect(controls.locator("a[data-explore-on]")).to_be_in_viewport(ratio=1)
     phone.locator("#board g.spot.legal").first.tap()
     menu = phone.locator("#explore details.spot-menu[open]:not([data-spot=''])")
     expect(menu).to_be_visible()
