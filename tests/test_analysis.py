@@ -282,3 +282,17 @@ def test_hostile_lines_never_crash(client: Any, logs: dict[str, dict[str, Any]],
             url = response.get_json()["url"]
             page = client.get(url[url.index("/games/"):])
             assert page.status_code == 200
+
+
+@pytest.mark.parametrize("name,n,words", [
+    ("hunters-gatherers", 15, "then the bonus tile "),  # HG7: a gold forest earns a bonus tile
+    ("base-ic-hs", 24, "the flock in the field "),  # HS3: expand or herd the flock
+])
+def test_a_moves_other_parts_in_words_HG7_HS3(logs: dict[str, dict[str, Any]], name: str,
+                                              n: int, words: str) -> None:
+    record = parse(logs[name])
+    state = record.playback.position(n).state
+    found = choices(state, explorer_of(record.family), record.moves[n])
+    told = [o.steps[2] for o in found.options if len(o.steps) > 2]
+    assert told and all(t.startswith(words) for t in told), told[:3]
+    assert not any("{" in t for t in told)  # words, not the log's JSON

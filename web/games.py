@@ -12,6 +12,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from flask import abort, current_app, redirect, request, url_for
 from sqlite_utils import Database
@@ -29,6 +30,8 @@ from replay.library.spellings import resolve
 
 from . import db as store
 
+K = TypeVar("K")
+V = TypeVar("V")
 GAME_ID = re.compile(r"[0-9a-f]{16}(?:[0-9a-f]{48})?")
 
 
@@ -177,28 +180,43 @@ class Entry:
         return self.last
 
 
+class LRU(Generic[K, V]):
+    """A thread-safe map of at most ``size`` items, the least recently used going first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
 class Cache:
     """Parsed logs and summaries of recently viewed games (least recently used goes first)."""
 
     def __init__(self, size: int = 64) -> None:
-        self.size = size
-        self._items: OrderedDict[str, Entry] = OrderedDict()
-        self._lock = threading.Lock()
+        self._games: LRU[str, Entry] = LRU(size)
 
     def get(self, db: Database, game_id: str) -> Entry | None:
-        with self._lock:
-            entry = self._items.get(game_id)
-            if entry is not None:
-                self._items.move_to_end(game_id)
-                return entry
+        entry = self._games.get(game_id)
+        if entry is not None:
+            return entry
         row = store.find(db, game_id)
         if row is None:
             return None
         entry = Entry(row)
-        with self._lock:
-            self._items[game_id] = entry
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+        self._games.put(game_id, entry)
         return entry
 
 

@@ -11,8 +11,6 @@ nothing of it is stored unless the user saves it. Recently used variations are k
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from flask import current_app
@@ -31,7 +29,7 @@ from replay.core.family import GameState
 from replay.core.json_input import MAX_MOVES, decode
 from replay.core.record import parse
 
-from .games import Entry
+from .games import LRU, Entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,32 +135,10 @@ def marked_board(entry: Entry, board: str, found: tuple[Choices, GameState] | No
     return explorer_of(entry.parsed.family).mark(found[1], board, found[0].spots())
 
 
-# --------------------------------------------------------------------------- the kept ones
-
-class Kept:
-    """The variations used last (least recently used goes first)."""
-
-    def __init__(self, size: int = 32) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[str, int, str], Variation] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[str, int, str]) -> Variation | None:
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-            return found
-
-    def put(self, key: tuple[str, int, str], variation: Variation) -> None:
-        with self._lock:
-            self._items[key] = variation
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-
-def _kept() -> Kept:
-    kept: Kept | None = current_app.extensions.get("replay_variations")
+def _kept() -> LRU[tuple[str, int, str], Variation]:
+    """The variations used last (32), per app."""
+    kept: LRU[tuple[str, int, str], Variation] | None = \
+        current_app.extensions.get("replay_variations")
     if kept is None:
-        kept = current_app.extensions.setdefault("replay_variations", Kept())
+        kept = current_app.extensions.setdefault("replay_variations", LRU(32))
     return kept

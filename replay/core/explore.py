@@ -26,6 +26,7 @@ import base64
 import binascii
 import json
 from collections.abc import Iterator, Mapping
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalMove, LogFormatError
@@ -151,8 +152,9 @@ class Explorer:
         return board
 
 
+@cache
 def explorer_of(family: Family) -> Explorer:
-    """The family's explorer (``Family.explorer``), or the default one."""
+    """The family's explorer (``Family.explorer``), or the default one; made once."""
     from .plugins import load_ref
 
     ref = getattr(family, "explorer", None)
