@@ -6,7 +6,9 @@ from __future__ import annotations
 import base64
 import json
 import re
+from html import unescape
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 from hypothesis import HealthCheck, Phase, event, given, settings
@@ -118,9 +120,17 @@ def _store(client: Any, log: dict[str, Any]) -> str:
     return game_id
 
 
+def _form_action(html: str, url: str) -> str:
+    """The try form's action (the page's URL it submits to), resolved as a browser does."""
+    found = re.search(r'<form method="get" action="([^"]*)" id="try-form"', html)
+    assert found is not None
+    return urljoin(url, unescape(found.group(1)))
+
+
 def test_a_variation_played_by_the_forms(client: Any, logs: dict[str, dict[str, Any]]) -> None:
     gid = _store(client, logs["base"])
-    page = client.get(f"/games/{gid}/moves/9?explore=1")
+    url = f"/games/{gid}/moves/9?explore=1"
+    page = client.get(url)
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     spots = set(re.findall(r'<g class="spot legal" data-spot="([^"]+)"', html))
@@ -128,20 +138,29 @@ def test_a_variation_played_by_the_forms(client: Any, logs: dict[str, dict[str, 
     state = record.playback.position(9).state
     assert spots == {f"{m.x},{m.y}" for m in state.legal_moves()}
     play = re.findall(r'name="play" value="([^"]+)"', html)
-    moved = client.get(f"/games/{gid}/moves/9?from=9&line=&play={play[-1]}")
+    moved = client.get(f"{_form_action(html, url)}?play={play[-1]}")
     assert moved.status_code == 303
     where = moved.headers["Location"]
-    assert f"/moves/10?from=9&line={play[-1]}" in where
+    assert where == f"/games/{gid}/variation/9/{play[-1]}/moves/10"
     page2 = client.get(where)
     html2 = page2.get_data(as_text=True)
     assert page2.status_code == 200 and 'class="branch"' in html2
     assert html2.count('class="move var') == 1
-    # a second move from the variation's page
+    # a second move from the variation's page, by its form (a link relative to the page)
     play2 = re.search(r'name="play" value="([^"]+)"', html2)
     assert play2 is not None
+    moved2 = client.get(f"{_form_action(html2, where)}?play={play2.group(1)}")
     line = f"{play[-1]}.{play2.group(1)}"
-    page3 = client.get(f"/games/{gid}/moves/11?from=9&line={line}")
+    assert moved2.headers["Location"] == f"/games/{gid}/variation/9/{line}/moves/11"
+    # the script goes to the same page directly: the form's head, the token and its tail
+    head = re.search(r'data-head="([^"]+)" data-tail="([^"]+)"', html2)
+    assert head is not None and head.group(1) + play2.group(1) + head.group(2) == \
+        moved2.headers["Location"]
+    page3 = client.get(moved2.headers["Location"])
     assert page3.status_code == 200 and page3.get_data(as_text=True).count('move var') == 2
+    # the links of before (the line in the query) lead there
+    old = client.get(f"/games/{gid}/moves/11?from=9&line={line}")
+    assert old.status_code == 308 and old.headers["Location"] == moved2.headers["Location"]
     # saved as a new game: 11 moves, the meta names where it came from
     saved = client.post(f"/games/{gid}/variations", data={"from": "9", "line": line})
     assert saved.status_code == 303
@@ -180,8 +199,8 @@ def test_an_illegal_move_in_a_line_is_told_by_its_rule(client: Any,
     assert out.status_code == 422
     error = out.get_json()["error"]
     assert error["rule"] == "G4" and error["path"] == "/line/0" and error["move"] == 6
-    page = client.get(f"/games/{gid}/moves/6?from=5&line="
-                      f"{token({'x': 40, 'y': 40, 'rotation': 0})}")
+    page = client.get(f"/games/{gid}/variation/5/{token({'x': 40, 'y': 40, 'rotation': 0})}"
+                      "/moves/6")
     assert page.status_code == 200 and "G4" in page.get_data(as_text=True)
 
 
@@ -222,7 +241,7 @@ def test_hostile_bodies_get_400(client: Any, logs: dict[str, dict[str, Any]], wh
 def test_hostile_links_get_400(client: Any, logs: dict[str, dict[str, Any]], query: str) -> None:
     gid = _store(client, logs["base"])
     response = client.get(f"/games/{gid}/moves/2?{query}")
-    if response.status_code == 303:  # a token is read on the page it leads to
+    if response.status_code in (303, 308):  # a move is played on the page it leads to
         response = client.get(response.headers["Location"])
     assert response.status_code == 400, query
     assert b"variation" in response.get_data()

@@ -1,12 +1,18 @@
 """The analysis board: try moves from any position of a stored game (pages and API).
 
 The viewer's page of position ``n`` explores with ``?explore=1`` (the spots of the moves the
-position allows are drawn on the board, and their menus listed) and shows a variation with
-``?from=b&line=...`` (``web.variations``): its positions are pages like the game's, numbered
-as in the game (``n`` from ``b`` to ``b`` + its length). A menu's button submits ``play`` (a
-move token): the page of the next position of the line extended by it is a redirect away,
-so every control works without a script; the viewer's script goes there directly. The server
-decides every rule: a page only ever chooses among the moves it is given.
+position allows are drawn on the board, and their menus listed); a variation (``web.variations``)
+is shown at ``/games/<id>/variation/<b>/<line>/moves/<n>``: its positions are pages like the
+game's, numbered as in the game (``n`` from ``b`` to ``b`` + its length). The line is in the
+path, so a variation's pages link to one another by position alone (relative links: a page
+holds its line a few times, never once per link), and its URL opens exactly what it shows; a
+line is read once into canonical tokens (``replay.core.explore.read_line``: any other spelling
+is refused). The links of before (``?from=b&line=...`` on a game's page) redirect there.
+A menu's button submits ``play`` (a move token): the page of the next position of the line
+extended by it is a redirect away, so every control works without a script; the viewer's
+script goes there directly. The server decides every rule: a page only ever chooses among the
+moves it is given. Every page that explores or shows a variation counts against the client's
+analysis budget, as the API does.
 
 The API: ``GET /api/games/<id>/moves/<n>/choices`` (with ``from``/``line``/``pick``: in a
 variation) the moves a position allows; ``POST /api/games/<id>/variation`` plays a line (a
@@ -20,14 +26,14 @@ upload. Each counts against the client's analysis budget (``ANALYSIS_RATE_LIMIT`
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import Blueprint, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from replay.core.errors import LogFormatError
-from replay.core.explore import Choices, explorer_of, line_text, read_line
+from replay.core.explore import MAX_LINE, Choices, explorer_of, line_text, read_line, read_token
 from replay.core.family import GameState
 from replay.core.json_input import decode
 
@@ -36,48 +42,97 @@ from . import variations, viewer
 from .errors import respond
 from .games import Entry, cache, check, entry_or_404, log_limit, save
 from .limits import check_rate
+from .variations import Variation
 
 bp = Blueprint("analysis", __name__)
-TOKEN = re.compile(r"[A-Za-z0-9_-]{1,2000}")
+MARK = "~"  # a token of no line (not base64url), to cut a variation's URL where a token goes
 
 
-def page_context(entry: Entry, n: int, base: str) -> dict[str, Any] | ResponseReturnValue:
-    """What the viewer's page of position ``n`` shows of the analysis board: the entry to
-    view (the game or a variation of it) and the template's names; or the redirect of a
-    played move. ``LogFormatError`` for a variation that cannot be read; ``IndexError`` for
-    a position the game or variation lacks."""
+def variation_url(game_id: str, start: int, line: str, n: int, external: bool = False) -> str:
+    """The page of position ``n`` of the variation ``start``/``line`` (its line in the path,
+    so that its pages link to one another by position alone); for an empty line, the game's
+    page exploring ``n``."""
+    if not line:
+        return url_for("pages.position", game_id=game_id, n=n, _external=external) \
+            + "?explore=1"
+    return url_for("pages.variation", game_id=game_id, start=start, line=line, n=n,
+                   _external=external)
+
+
+def moved(entry: Entry, n: int, variation: Variation | None) -> ResponseReturnValue | None:
+    """The redirect a page's arguments ask for, or None: ``play`` (a move token) extends the
+    line shown (or starts one at ``n``) and opens its next position (303); ``from``/``line``
+    on a game's page (the links before lines moved into the path) name a variation: its page
+    (308). ``LogFormatError`` with the path for a token or a line that cannot be read."""
     args = request.args
-    variation = variations.read_args(entry, args.get("from"), args.get("line"))
-    if variation is not None or "play" in args or "pick" in args:
-        check_rate("analysis")
     play = args.get("play")
-    if play is not None:
-        if not TOKEN.fullmatch(play):
-            raise LogFormatError("'play' is not a move token", "/play")
-        start = variation.base if variation is not None else variations.branch_point(entry, n)
-        prefix = variation.prefix(n) if variation is not None else ""
-        line = f"{prefix}.{play}" if prefix else play
-        read_line(line)  # a malformed token says so here, not on the next page
-        return redirect(f"{base}{start + len(line.split('.'))}?from={start}&line={line}", 303)
+    old = variation is None and ("from" in args or "line" in args)
+    if play is None and not old:
+        return None
+    check_rate("analysis")
+    game_id = entry.row.id
+    if variation is not None:
+        start, prefix = variation.base, variation.prefix(n)
+    elif old:
+        start, prefix = variations.read_base(entry, args.get("from")), args.get("line") or ""
+        count = len(read_line(prefix))  # refused here, with its path, not on the next page
+        if play is None and not 0 <= n <= start + count:
+            raise IndexError(n)
+    else:
+        start, prefix = variations.branch_point(entry, n), ""
+    if play is None:
+        pick = args.get("pick")
+        url = variation_url(game_id, start, prefix, n)
+        return redirect(url + (("&" if "?" in url else "?") + urlencode({"pick": pick[:64]})
+                               if pick else ""), 308)
+    tokens = prefix.split(".") if prefix else []
+    try:
+        read_token(play, len(tokens))
+    except LogFormatError as exc:
+        raise LogFormatError(f"'play' is not a move token: {exc.message}", "/play") from None
+    tokens.append(play)
+    if len(tokens) > MAX_LINE:
+        raise LogFormatError(f"a variation holds at most {MAX_LINE} moves", "/play")
+    return redirect(variation_url(game_id, start, ".".join(tokens), start + len(tokens)), 303)
+
+
+def page_context(entry: Entry, n: int, variation: Variation | None) -> dict[str, Any]:
+    """What the viewer's page of position ``n`` shows of the analysis board: the entry to
+    view (the game or ``variation`` of it) and the template's names. ``IndexError`` for a
+    position the game or variation lacks.
+
+    The links to the positions of the line shown are written once each: ``step`` and a
+    position, with ``query``: the game's URL prefix (``base``) on its pages, and "" on a
+    variation's (a relative link: the page's own URL holds the line); ``here`` is the same
+    prefix in full, for the script."""
+    args = request.args
+    explore = variation is not None or args.get("explore") == "1"
+    if variation is None and (explore or "pick" in args):
+        check_rate("analysis")  # a variation's page counted already, before it was read
     shown = variation.entry if variation is not None else entry
     if n > shown.last or n < 0:
         raise IndexError(n)
-    explore = variation is not None or args.get("explore") == "1"
     found: tuple[Choices, GameState] | None = None
     if explore:
         pick = args.get("pick")
         found = variations.choices_at(shown, entry, n, pick[:64] if pick else None)
+    game_id = entry.row.id
+    base = url_for("pages.position", game_id=game_id, n=0)[:-1]
     if variation is not None:
-        query = f"?from={variation.base}&line={variation.line}"
         try_from, prefix = variation.base, variation.prefix(n)
+        step, query = "", ""
+        here = variation_url(game_id, variation.base, variation.line, 0)[:-1]
     else:
-        query = "?explore=1" if explore else ""
         try_from, prefix = variations.branch_point(entry, n), ""
+        step, query = base, "?explore=1" if explore else ""
+        here = base
+    tokens = len(prefix.split(".")) if prefix else 0
+    head, _, tail = variation_url(game_id, try_from, f"{prefix}.{MARK}" if prefix else MARK,
+                                  try_from + tokens + 1).partition(MARK)
     label = explorer_of(shown.parsed.family).spot_label if shown.parsed else str
     return {"shown": shown, "variation": variation, "choices": found[0] if found else None,
-            "explored": found, "query": query,
-            "spot_label": label,
-            "try_from": try_from, "try_prefix": prefix, "explore": explore,
+            "explored": found, "base": base, "step": step, "here": here, "query": query,
+            "spot_label": label, "try_head": head, "try_tail": tail, "explore": explore,
             "menus": menus(shown, found[0] if found else None),
             "facets": facets(found[0] if found else None)}
 
@@ -103,14 +158,6 @@ def facets(found: Choices | None) -> list[str]:
     if found is None:
         return []
     return list(dict.fromkeys(o.facet for o in found.options if o.facet))
-
-
-def link_chart(chart: str, base: str, query: str) -> str:
-    """A chart whose columns link to the positions of the variation it is drawn for."""
-    if not query:
-        return chart
-    escaped = query.replace("&", "&amp;")
-    return re.sub(rf'href="{re.escape(base)}(\d+)"', rf'href="{base}\1{escaped}"', chart)
 
 
 # --------------------------------------------------------------------------- saving
@@ -169,10 +216,6 @@ def _line_of(body: dict[str, Any], fields: tuple[str, ...]) -> tuple[int, str]:
     moves = body.get("line", [])
     if not isinstance(moves, list):
         raise LogFormatError("'line' must be a list of moves as a log records them", "/line")
-    for i, m in enumerate(moves):
-        if not isinstance(m, dict):
-            raise LogFormatError(f"move {i + 1} of the variation is not a JSON object",
-                                 f"/line/{i}")
     return base, line_text(moves)
 
 
@@ -228,12 +271,10 @@ def api_play(game_id: str) -> ResponseReturnValue:
     told = [{"number": m.number, "player": entry.row.players[m.player]["name"],
              "text": m.text, "codes": m.codes, "points": list(m.points)}
             for m in summary.moves[base:]]
-    query = f"?from={base}&line={line}"
     return jsonify(id=entry.row.id, **{"from": base}, line=line, last=variation.last,
                    moves=told, position=position,
                    choices=found[0].to_json() if found else None,
-                   url=url_for("pages.position", game_id=game_id, n=at, _external=True)
-                   + query)
+                   url=variation_url(game_id, base, line, at, external=True))
 
 
 @bp.post("/api/games/<game_id>/variations")

@@ -17,7 +17,6 @@ from flask import current_app
 
 from replay.core.errors import LogFormatError
 from replay.core.explore import (
-    MAX_LINE,
     Choices,
     choices,
     explorer_of,
@@ -64,12 +63,7 @@ def branch_point(game: Entry, n: int) -> int:
 def read(game: Entry, base: int, line: str) -> Variation:
     """The variation of ``game`` from ``base`` along ``line``; ``LogFormatError`` with the path
     (``/from``, ``/line/i/...``) for one that cannot be read."""
-    if game.parsed is None:
-        raise LogFormatError("this game cannot be replayed, so it has no variations", "/from")
-    legal = len(game.parsed.playback.hashes)
-    if not 0 <= base <= legal:
-        raise LogFormatError(f"a variation branches at a legal position of the game (0 to "
-                             f"{legal}), not {base}", "/from")
+    check_base(game, base)
     key = (game.row.id, base, line)
     kept = _kept()
     found = kept.get(key)
@@ -90,16 +84,30 @@ def read(game: Entry, base: int, line: str) -> Variation:
     return made
 
 
+def check_base(game: Entry, base: int) -> None:
+    """Refuse (``LogFormatError`` at ``/from``) a branching position ``game`` lacks."""
+    if game.parsed is None:
+        raise LogFormatError("this game cannot be replayed, so it has no variations", "/from")
+    legal = len(game.parsed.playback.hashes)
+    if not 0 <= base <= legal:
+        raise LogFormatError(f"a variation branches at a legal position of the game (0 to "
+                             f"{legal}), not {base}", "/from")
+
+
+def read_base(game: Entry, text: str | None) -> int:
+    """A variation's branching position from a request's text argument ``from``."""
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 6:
+        raise LogFormatError("'from' must be the position the variation branches at (a whole "
+                             "number)", "/from")
+    check_base(game, int(text))
+    return int(text)
+
+
 def read_args(game: Entry, base: str | None, line: str | None) -> Variation | None:
     """``read`` from a request's text arguments; None when it names no variation."""
     if base is None and line is None:
         return None
-    if base is None or not (base.isascii() and base.isdigit()) or len(base) > 6:
-        raise LogFormatError("'from' must be the position the variation branches at (a whole "
-                             "number)", "/from")
-    if line is not None and len(line) > MAX_LINE * 2_001:
-        raise LogFormatError(f"a variation holds at most {MAX_LINE} moves", "/line")
-    return read(game, int(base), line or "")
+    return read(game, read_base(game, base), line or "")
 
 
 def failure_json(variation: Variation) -> dict[str, object] | None:

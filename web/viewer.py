@@ -316,11 +316,12 @@ def _ticks(top: int, count: int = 4) -> list[int]:
     return list(range(0, max(1, top) + step, step))
 
 
-def chart(entry: Entry, n: int, base_url: str) -> str:
+def chart(entry: Entry, n: int, base_url: str, suffix: str = "") -> str:
     """Scores over time as SVG: one line per player, and under it a dashed one of the scores
     if the game ended there (``Summary.if_ended``), axes with their labels, a cursor at
-    ``n``; every column is a link to its position (the viewer's script turns the links into
-    in-page jumps). The legend is the page's (``standings``)."""
+    ``n``; every column is a link to its position, ``base_url`` + its number + ``suffix``
+    (escaped here, as every attribute; the viewer's script turns the links into in-page
+    jumps). The legend is the page's (``standings``)."""
     summary = entry.summary
     players = entry.row.players
     last = max(1, summary.last)
@@ -384,7 +385,7 @@ def chart(entry: Entry, n: int, base_url: str) -> str:
         out.append(wrap("a", wrap("rect", element("title", f"move {k}: {tip}"),
                                   x=f"{px(k) - width / 2:.1f}", y="0", width=f"{width:.1f}",
                                   height=f"{TOP + plot_h + 20:.1f}", class_="hit"),
-                        href=f"{base_url}{k}", data_move=k))
+                        href=f"{base_url}{k}{suffix}", data_move=k))
     return wrap("svg", *out, xmlns="http://www.w3.org/2000/svg", class_="chart",
                 viewBox=f"0 0 {CHART_W:g} {CHART_H:g}", role="img",
                 aria_label="scores after each move; dashed: the scores if the game ended there")

@@ -151,25 +151,43 @@ def game(game_id: str) -> ResponseReturnValue:
 @bp.get("/games/<game_id>/moves/<int:n>")
 def position(game_id: str, n: int) -> ResponseReturnValue:
     """The viewer at position ``n`` (404 when the game lacks it)."""
+    return _viewer(entry_or_404(game_id), n, None)
+
+
+@bp.get("/games/<game_id>/variation/<int:start>/<line>/moves/<int:n>")
+def variation(game_id: str, start: int, line: str, n: int) -> ResponseReturnValue:
+    """The viewer at position ``n`` of a variation of the game (``web.analysis``)."""
     entry = entry_or_404(game_id)
-    base = url_for("pages.position", game_id=game_id, n=0)[:-1]
+    check_rate("analysis")
     try:
-        context = analysis.page_context(entry, n, base)
-        if not isinstance(context, dict):
-            return context  # a move played on the analysis board: its page
+        found = variations.read(entry, start, line)
+    except LogFormatError as exc:
+        return _unplayable(exc)
+    return _viewer(entry, n, found)
+
+
+def _unplayable(exc: LogFormatError) -> ResponseReturnValue:
+    return respond(400, "Bad Request", f"This link's variation cannot be played: "
+                   f"{exc.path or '/'}: {exc.message}")
+
+
+def _viewer(entry: Entry, n: int, found: variations.Variation | None) -> ResponseReturnValue:
+    try:
+        moved = analysis.moved(entry, n, found)
+        if moved is not None:
+            return moved  # a move played on the analysis board: its page
+        context = analysis.page_context(entry, n, found)
         shown: Entry = context["shown"]
         view = viewer.build(shown, n)
     except IndexError:
         abort(404)
     except LogFormatError as exc:
-        return respond(400, "Bad Request", f"This link's variation cannot be played: "
-                       f"{exc.path or '/'}: {exc.message}")
+        return _unplayable(exc)
     parsed = shown.parsed is not None
-    chart = analysis.link_chart(viewer.chart(shown, n, base), base, context["query"]) \
-        if parsed else ""
+    chart = viewer.chart(shown, n, context["step"], context["query"]) if parsed else ""
     board = variations.marked_board(shown, view.board, context["explored"])
     return render_template("viewer.html", view=view, entry=entry, row=entry.row,
-                           summary=entry.summary, base=base, board=Markup(board),
+                           summary=entry.summary, board=Markup(board),
                            next_tile=Markup(view.next_tile_svg), chart=Markup(chart),
                            standings=viewer.standings(shown, n) if parsed else [], **context)
 

@@ -12,7 +12,9 @@ build with), the *steps* of the menu that leads to it (turned 90°, then the kni
 and its text; and the spots where nothing is legal, each with the verifier's own rule and words
 (``Refusal``). A line of moves travels in URLs as *tokens*: each move the compact JSON object a
 log records, in unpadded base64url, joined by ".": a page extends a line by appending the token
-of the option chosen, and never decides anything itself.
+of the option chosen, and never decides anything itself. A move has one token only
+(``read_token`` refuses any other spelling, and whatever a log's move could not be), so a line
+read is canonical: the same line is the same text.
 
 Table logs (no seed) name what each move draws. A variation follows the log's draws while it
 can (``Explorer.draw_of`` of the log's move at the same index); when it cannot (the tile was
@@ -25,11 +27,13 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalMove, LogFormatError
+from .json_input import check_bounds, decode
 from .values import value
 
 if TYPE_CHECKING:
@@ -216,39 +220,77 @@ def choices(state: GameState, explorer: Explorer, wanted_move: Any = None,
 # --------------------------------------------------------------------------- lines
 
 def token(move: Mapping[str, Any]) -> str:
-    """A move (the object a log records) as a line token."""
+    """A move (the object a log records) as a line token: its compact JSON (keys sorted, no
+    spaces, UTF-8) in unpadded base64url. Each move has exactly one token (``read_line``
+    refuses any other spelling)."""
     text = json.dumps(move, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
     return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
 
 
+TOKEN_CHARS = re.compile(r"[A-Za-z0-9_-]+")  # the base64url alphabet, without padding
+
+
+def check_move(move: Any, i: int) -> None:
+    """Refuse, at ``/line/i/...``, a move of a line (a decoded JSON value) that is not an
+    object or that breaks the structural limits of a log's moves (``check_bounds``: nesting,
+    sizes, whole numbers): a move is a log's move, and bounded before anything walks it."""
+    if not isinstance(move, dict):
+        raise LogFormatError(f"move {i + 1} of the variation is not a JSON object", f"/line/{i}")
+    check_bounds(move, ("line", i))
+
+
+def read_token(part: str, i: int) -> dict[str, Any]:
+    """The move of token ``part``, the ``i``-th of a line; ``LogFormatError`` at
+    ``/line/i/...`` for anything but the one token ``token`` writes for a move: a character
+    outside the base64url alphabet, padding, JSON that is not I-JSON
+    (``json_input.decode``), or another spelling of the same move (keys in another order,
+    spaces, escapes, other trailing bits)."""
+    where = f"/line/{i}"
+    if (not part or len(part) > MAX_TOKEN or len(part) % 4 == 1
+            or not TOKEN_CHARS.fullmatch(part)):
+        raise LogFormatError(f"move {i + 1} of the variation is not a move token (unpadded "
+                             "base64url: letters, digits, '-' and '_')", where)
+    try:
+        data = base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+    except (binascii.Error, ValueError):
+        raise LogFormatError(f"move {i + 1} of the variation is not a move token",
+                             where) from None
+    try:
+        move = decode(data)
+    except LogFormatError as exc:
+        raise LogFormatError(f"move {i + 1} of the variation is not a move: {exc.message}",
+                             where + (exc.path or "")) from None
+    check_move(move, i)
+    if token(move) != part:
+        raise LogFormatError(f"move {i + 1} of the variation is not written as the board "
+                             "writes it (compact JSON, keys sorted, no escapes)", where)
+    out: dict[str, Any] = move
+    return out
+
+
 def read_line(text: str) -> list[Any]:
-    """The moves of a line (tokens joined by "."), decoded JSON values; ``LogFormatError``
-    at ``/line/i`` for a token that is not one."""
+    """The moves of a line (tokens joined by "."), each read by ``read_token``;
+    ``LogFormatError`` at ``/line`` or ``/line/i/...`` for a line that is not one."""
     if not text:
         return []
+    if len(text) > MAX_LINE * (MAX_TOKEN + 1):
+        raise LogFormatError(f"a variation holds at most {MAX_LINE} moves", "/line")
     parts = text.split(".")
     if len(parts) > MAX_LINE:
         raise LogFormatError(f"a variation holds at most {MAX_LINE} moves ({len(parts)} given)",
                              "/line")
-    out: list[Any] = []
-    for i, part in enumerate(parts):
-        where = f"/line/{i}"
-        if not part or len(part) > MAX_TOKEN or not part.isascii():
-            raise LogFormatError(f"move {i + 1} of the variation is not a move token", where)
-        try:
-            raw = base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)).decode("utf-8")
-            value_ = json.loads(raw)
-        except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError):
-            raise LogFormatError(f"move {i + 1} of the variation is not a move token",
-                                 where) from None
-        if not isinstance(value_, dict):
-            raise LogFormatError(f"move {i + 1} of the variation is not a JSON object", where)
-        out.append(value_)
-    return out
+    return [read_token(part, i) for i, part in enumerate(parts)]
 
 
-def line_text(moves: list[Mapping[str, Any]]) -> str:
-    """A line's moves as tokens joined by "." (``read_line``'s inverse)."""
+def line_text(moves: list[Any]) -> str:
+    """A line's moves as tokens joined by "." (``read_line``'s inverse); ``LogFormatError``
+    at ``/line`` or ``/line/i/...`` (as ``check_move`` says) for a list that is not a line:
+    the moves of a request's body are bounded here before they are encoded."""
+    if len(moves) > MAX_LINE:
+        raise LogFormatError(f"a variation holds at most {MAX_LINE} moves ({len(moves)} given)",
+                             "/line")
+    for i, m in enumerate(moves):
+        check_move(m, i)
     return ".".join(token(m) for m in moves)
 
 

@@ -9,7 +9,6 @@
   "use strict";
   const root = document.getElementById("viewer");
   if (!root || !window.CR) return;
-  const base = root.dataset.base;
   const KEY = "cr-variation:" + root.dataset.game;
   let facet = "";
 
@@ -87,11 +86,10 @@
 
   // The variation shown is remembered; the game's own pages offer it back.
   function remember() {
-    const query = root.dataset.query || "";
-    if (query.indexOf("line=") >= 0) {
+    if ("variation" in root.dataset) {
       const moves = document.querySelectorAll("#moves ol.variation a.move").length;
-      const from = /from=(\d+)/.exec(query);
-      store(KEY, JSON.stringify({ url: location.href, from: from ? from[1] : "0", moves: moves }));
+      const url = new URL(root.dataset.base + root.dataset.move, location.href).href;
+      store(KEY, JSON.stringify({ url: url, from: root.dataset.variation, moves: moves }));
       return;
     }
     const box = panel();
@@ -99,7 +97,8 @@
     if (!box || !kept || box.querySelector(".var-offer")) return;
     let v = null;
     try { v = JSON.parse(kept); } catch (e) { v = null; }
-    if (!v || typeof v.url !== "string" || v.url.indexOf(location.origin + base) !== 0) return;
+    const game = new URL(root.dataset.gameUrl + "/", location.href).href;
+    if (!v || typeof v.url !== "string" || v.url.indexOf(game) !== 0) return;
     const p = document.createElement("p");
     p.className = "var-offer";
     p.innerHTML = "Your variation from move " + esc(String(v.from)) + " (" +
@@ -155,11 +154,8 @@
     if (!button || !button.name) return;
     e.preventDefault();
     if (button.name === "play") {
-      const from = parseInt(form.dataset.from, 10);
-      const prefix = form.dataset.prefix || "";
-      const line = prefix ? prefix + "." + button.value : button.value;
-      const n = from + line.split(".").length;
-      window.CR.open(base + n + "?from=" + from + "&line=" + line, n);
+      const url = (form.dataset.head || "") + button.value + (form.dataset.tail || "");
+      window.CR.open(url, positionOf(url));
     } else {
       const params = new URLSearchParams(new FormData(form));
       params.set(button.name, button.value);

@@ -7,8 +7,9 @@
   "use strict";
   const root = document.getElementById("viewer");
   if (!root) return;
-  const base = root.dataset.base;
-  // a variation's pages (or the exploring ones) keep their query: ?from=b&line=... (?explore=1)
+  // the positions of the line shown are base + n + query: the game's pages, or a variation's
+  // (its line in the path: /games/<id>/variation/<b>/<line>/moves/), exploring: ?explore=1
+  let base = root.dataset.base;
   let query = root.dataset.query || "";
   let last = parseInt(root.dataset.last, 10);
   let current = parseInt(root.dataset.move, 10);
@@ -44,10 +45,13 @@
     document.title = doc.title;
     const fresh = doc.getElementById("viewer");
     if (fresh) {
-      query = fresh.dataset.query || "";
-      last = parseInt(fresh.dataset.last, 10);
-      root.dataset.query = query;
-      root.dataset.last = String(last);
+      ["base", "query", "last", "variation", "analysis", "end"].forEach(function (key) {
+        if (key in fresh.dataset) root.dataset[key] = fresh.dataset[key];
+        else delete root.dataset[key];
+      });
+      base = root.dataset.base;
+      query = root.dataset.query || "";
+      last = parseInt(root.dataset.last, 10);
     }
     reveal();
     root.dataset.move = String(n);
@@ -85,7 +89,7 @@
   }
 
   function prefetch(n) {
-    if (query.indexOf("line=") >= 0) return; // a variation's pages count against a budget
+    if ("analysis" in root.dataset) return; // exploring pages count against a budget
     if (n + 1 <= last) fetchPage(urlOf(n + 1));
     if (n - 1 >= 0) fetchPage(urlOf(n - 1));
   }
