@@ -23,7 +23,7 @@ from replay.core.record import parse
 from replay.core.verify import verify
 from replay.generate import dumps, generate_log
 from replay.lab.diff import DiffSpec
-from replay.lab.diff_report import t975
+from replay.lab.diff_report import row_line, side_words, t975
 from replay.lab.diff_run import diff
 
 from .support import ROOT
@@ -268,6 +268,25 @@ def test_a_game_made_illegal_under_one_side(corpus: dict[str, Any], tmp_path: Pa
     assert row["refusal_a"] is None and row["winners_a"] and not row["winners_b"]
     assert summary["became_illegal"] == 1
     assert row["divergence"]["a"]["events"][0]["type"] == "place"
+
+
+def test_a_side_without_the_other_sides_game_end_says_so() -> None:
+    """Issue 35, item 3: a board made larger by an option, the move that fills the smaller
+    one ends the game under A only; B's words say what it lacks, never "the same events"."""
+    drop = {"type": "drop", "column": 4, "row": 6}
+    end = {"type": "end", "scores": [0, 0], "winners": []}
+    a = {"events": [drop, end], "scores": {"Ada": 0, "Bo": 0}}
+    b = {"events": [drop], "scores": {"Ada": 0, "Bo": 0}}
+    assert side_words(a, b) == "game end; scores Ada 0, Bo 0"
+    assert side_words(b, a) == "no game end; scores Ada 0, Bo 0"
+    row = {"source": "g.json", "status": "compared", "changed": True, "first_divergence": 42,
+           "divergence": {"player": "Ada", "a": a, "b": b}, "final_scores_a": a["scores"],
+           "final_scores_b": b["scores"], "winners_a": [], "winners_b": []}
+    line = row_line(row)
+    assert "A: game end" in line and "B: no game end" in line
+    assert "the same events" not in line
+    same = {"events": [drop], "scores": {"Ada": 1}}
+    assert side_words(same, dict(same, scores={"Ada": 2})) == "the same events; scores Ada 1"
 
 
 @pytest.mark.parametrize(("args", "said"), [

@@ -228,22 +228,29 @@ def _seats(winners: list[int], names: list[str]) -> str:
     return ", ".join(names[w] if 0 <= w < len(names) else str(w) for w in winners) or "nobody"
 
 
+EVENT_WORDS = {"end": "game end"}  # an event's kind as people say it, where its type is terse
+
+
 def event_words(event: dict[str, Any], names: list[str]) -> str:
-    """One event, short: ``score city 4 to Ada``, or its kind."""
+    """One event, short: ``score city 4 to Ada``, ``game end``, or its kind."""
     if event.get("type") == "score":
         return (f"score {event.get('feature')} {event.get('points')} to "
                 f"{_seats(list(event.get('winners') or []), names)}")
-    return str(event.get("type"))
+    kind = str(event.get("type"))
+    return EVENT_WORDS.get(kind, kind)
 
 
 def side_words(side: dict[str, Any] | None, other: dict[str, Any] | None) -> str:
     """What one side did at the diverging move, for people: its refusal, the events the
-    other side has not (or its state hash, against a baseline report)."""
+    other side has not, else those of the other side it has not (``no game end``): "the same
+    events" only when both did the same (or its state hash, against a baseline report)."""
     if not side:
         return "-"
     ref = side.get("refusal")
     if ref:
-        return f"illegal, {ref['rule']}: {ref['message']}"
+        # an unreadable log (L1) says where; a refused move is named by the line already
+        where = f"{ref['path']}: " if ref.get("move") is None and ref.get("path") else ""
+        return f"illegal, {ref['rule']}: {where}{ref['message']}"
     if "events" not in side:
         if "hash" in side:
             return f"hash {side['hash']}" if side["hash"] else "not played"
@@ -251,8 +258,10 @@ def side_words(side: dict[str, Any] | None, other: dict[str, Any] | None) -> str
     theirs = (other or {}).get("events") or []
     mine = [e for e in side["events"] if e not in theirs] if other and "events" in other \
         else side["events"]
+    missing = [e for e in theirs if e not in side["events"]]
     names = list((side.get("scores") or {}).keys())
-    said = ", ".join(event_words(e, names) for e in mine) or "the same events"
+    said = (", ".join(event_words(e, names) for e in mine)
+            or ", ".join(f"no {event_words(e, names)}" for e in missing) or "the same events")
     scores = ", ".join(f"{n} {s}" for n, s in (side.get("scores") or {}).items())
     hashed = f"hash {side['hash']}; " if side.get("hash") else ""
     return f"{hashed}{said}" + (f"; scores {scores}" if scores else "")
