@@ -48,6 +48,31 @@ def test_every_relative_link_of_the_docs_is_a_file_of_the_clone() -> None:
     assert not broken, "links to files that are not in the clone:\n" + "\n".join(broken)
 
 
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub gives the headings of a Markdown text (code blocks left out)."""
+    headings = re.findall(r"^#+\s+(.*?)\s*$", re.sub(r"```.*?```", "", text, flags=re.S), re.M)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+
+
+def test_anchors_reads_headings() -> None:
+    assert anchors("# A: `b`, c\n```\n# not\n```\n### 1.8 Fuzz it\n") == {"a-b-c", "18-fuzz-it"}
+
+
+def test_every_anchor_of_a_link_is_a_heading_of_its_page() -> None:
+    """A section moved from one page to another (issue 35, item 10) leaves no link to an
+    anchor that is gone."""
+    broken = []
+    for doc in DOCS:
+        for target in links(doc.read_text(encoding="utf-8")):
+            path, _, anchor = target.partition("#")
+            if not anchor or re.match(r"[a-z][a-z0-9+.-]*:", target):
+                continue
+            page = (doc.parent / path).resolve() if path else doc
+            if page.suffix == ".md" and anchor not in anchors(page.read_text(encoding="utf-8")):
+                broken.append(f"{doc.relative_to(ROOT)}: {target}")
+    assert not broken, "links to anchors that no heading makes:\n" + "\n".join(broken)
+
+
 def test_no_doc_test_or_code_names_a_path_outside_the_clone() -> None:
     this = Path(__file__).resolve()
     code = [p for top in ("replay", "web", "tests", "tools", "benchmarks", "examples")

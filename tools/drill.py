@@ -25,7 +25,7 @@ What it does and prints:
    input;
 5. reads the peak RSS of the server processes and greps their output for tracebacks.
 
-The promise (README, "What the service promises"): 0 tracebacks, 0 5xx, every request and
+The promise (docs/operating.md, "What the service promises"): 0 tracebacks, 0 5xx, every request and
 every CLI run under 2 s of CPU and 300 MB.
 """
 

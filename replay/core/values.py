@@ -17,9 +17,9 @@ value by ``value_type`` behaves as the dataclass it was:
 
 A class states its fields once, as annotated attributes in its body: ``value_type`` reads them
 (``class_fields``; a base's first). A class compiled with mypyc writes its ``__init__`` out
-(mypyc needs the attributes it sets, and a generated one would stay interpreted: see the
-README); an interpreted class takes ``@value``, which makes its ``__slots__`` and ``__init__``
-from the same annotations, without ``exec``.
+(mypyc needs the attributes it sets, and a generated one would stay interpreted: see
+docs/benchmarks.md); an interpreted class takes ``@value``, which makes its ``__slots__`` and
+``__init__`` from the same annotations, without ``exec``.
 """
 
 from __future__ import annotations
