@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -333,3 +334,36 @@ def test_every_option_has_help_with_its_default() -> None:
         assert action.help, action.dest
         if action.option_strings:
             assert "default" in action.help, action.dest
+
+
+# ------------------------------------------------------------------ leaving cleanly (item 5)
+
+
+def test_a_diff_leaves_no_thread_of_its_pool_behind(corpus: dict[str, Any]) -> None:
+    """The worker pool is shut down and waited for before ``diff`` returns: a pool thread
+    still running at the interpreter's exit raced ``concurrent.futures``' exit hook ("Exception
+    ignored in threading._shutdown", issue 35, item 5)."""
+    before = set(threading.enumerate())
+    run_diff([str(corpus["dir"])], jobs=2)
+    left = [t.name for t in threading.enumerate() if t not in before and t.is_alive()]
+    assert left == []
+
+
+RUNS = 4  # each about a second: the race showed once in some tens of runs; the test above
+# holds its cause on every run
+
+
+def test_diff_exits_with_a_clean_stderr_again_and_again(small: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for _ in range(RUNS):
+        done = subprocess.run(
+            [sys.executable, "-m", "replay", "diff", str(small / "b.json"),
+             str(small / "c.json"), "--a", "small_city=2", "--b", "small_city=4", "--jobs",
+             "2", "--format", "json", "--out", os.devnull],
+            capture_output=True, text=True, timeout=120, check=False, env=env)
+        assert done.returncode == 1, done.stderr
+        noise = [line for line in done.stderr.splitlines()
+                 if "compiled engine is stale" not in line and not line.startswith(
+                     ("A: ", "games: ", "score change", "points by kind")) and
+                 "games/s" not in line]
+        assert noise == [], done.stderr

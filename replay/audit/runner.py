@@ -119,11 +119,17 @@ class LocalPool:
         return rows
 
     def reset(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.close()
         self.pool = self._new()
 
     def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        """Cancel what has not started and wait for the pool's thread and workers to end.
+        Not waiting (``wait=False``) left the pool's thread running into the interpreter's
+        exit, where ``concurrent.futures`` wakes it through a pipe that thread may be closing
+        at that very moment: "Exception ignored in threading._shutdown ... Bad file
+        descriptor", once in some tens of runs. The wait costs only the batches running
+        (after Ctrl-C; at the end of a run there are none), which the exit waited for too."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
     def pids(self) -> list[int]:
         """The worker processes' ids (for tests that kill one)."""
