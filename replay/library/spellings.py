@@ -8,6 +8,12 @@ and when it arrived, is a row of ``game_sources``. A spelling's id (the start of
 a game's id is that of its first spelling) leads to its game (``resolve``): the URL of a game
 merged into another, or of a file the library already had in another spelling, redirects to
 the game kept.
+
+What one game keeps is bounded, however often it is sent again with a new ``meta``: at most
+``MAX_SOURCES`` spellings are noted (the first that arrived; a later one is still stored as
+the same game and answered with its id, only its own id does not lead to it), and a spelling's
+``meta`` is kept when its JSON is at most ``MAX_META`` bytes (a larger one is noted by its size:
+the game's log keeps its first file's ``meta`` whole). ``sources`` lists as much, no more.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from sqlite_utils import Database
 from .identity import canonical_json, stored_identity
 
 SOURCES = "game_sources"
+MAX_SOURCES = 32  # spellings noted per game
+MAX_META = 4096  # bytes of a spelling's meta (its canonical JSON) kept
 
 
 def create_sources(db: Database) -> None:
@@ -33,10 +41,17 @@ def create_sources(db: Database) -> None:
 
 def add_source(db: Database, game_id: str, sha256: str, name: str,
                meta: dict[str, Any] | None, created: str) -> None:
-    """Note a spelling of game ``game_id`` (nothing when it is noted already)."""
+    """Note a spelling of game ``game_id`` (nothing when it is noted already, or when the game
+    has ``MAX_SOURCES`` spellings noted); a ``meta`` over ``MAX_META`` bytes is noted by its
+    size alone."""
+    noted = db.execute(f"select count(*) from {SOURCES} where game_id = ?", [game_id])
+    if noted.fetchone()[0] >= MAX_SOURCES:
+        return
+    text = None if meta is None else canonical_json(meta)
+    if text is not None and len(text.encode("utf-8")) > MAX_META:
+        text = str(len(text.encode("utf-8")))  # a number: a meta is an object, never one
     db.execute(f"insert or ignore into {SOURCES} (sha256, name, game_id, meta, created) "
-               "values (?, ?, ?, ?, ?)",
-               [sha256, name, game_id, None if meta is None else canonical_json(meta), created])
+               "values (?, ?, ?, ?, ?)", [sha256, name, game_id, text, created])
 
 
 def has_source(db: Database, sha256: str, name: str) -> bool:
@@ -46,13 +61,26 @@ def has_source(db: Database, sha256: str, name: str) -> bool:
 
 
 def sources(db: Database, game_id: str) -> list[dict[str, Any]]:
-    """The spellings of a game, oldest first: ``sha256``, ``name`` (None when none was
-    given), ``meta`` (None when the file had none) and ``created``."""
+    """The spellings of a game, oldest first (the first ``MAX_SOURCES``): ``sha256``,
+    ``name`` (None when none was given), ``meta`` (None when the file had none) and
+    ``created``; ``meta_omitted``, the size in bytes of a ``meta`` over ``MAX_META`` (then
+    ``meta`` is None)."""
     rows = db.query(f"select sha256, name, meta, created from {SOURCES} where game_id = ? "
-                    "order by created, sha256, name", [game_id])
-    return [{"sha256": r["sha256"], "name": r["name"] or None,
-             "meta": None if r["meta"] is None else json.loads(r["meta"]), "created": r["created"]}
-            for r in rows]
+                    "order by created, rowid limit ?", [game_id, MAX_SOURCES])
+    return [_source(r) for r in rows]
+
+
+def _source(row: dict[str, Any]) -> dict[str, Any]:
+    out = {"sha256": row["sha256"], "name": row["name"] or None, "meta": None,
+           "created": row["created"]}
+    text = row["meta"]
+    if text is not None:
+        size = len(text.encode("utf-8"))
+        if text.isdigit() or size > MAX_META:  # the size noted, or a meta noted before the bound
+            out["meta_omitted"] = int(text) if text.isdigit() else size
+        else:
+            out["meta"] = json.loads(text)
+    return out
 
 
 def resolve(db: Database, game_id: str) -> str | None:
