@@ -39,6 +39,16 @@ def _expansions(text: str) -> tuple[str, ...]:
     return items
 
 
+def _game(name: str) -> str:
+    """``--game NAME``: an installed family that loads; else why not (one that is installed
+    but cannot be loaded says its error, not only argparse's "invalid choice")."""
+    from .core.family import REGISTRY, not_installed
+
+    if REGISTRY.get(name) is None:
+        raise argparse.ArgumentTypeError(not_installed(name))
+    return name
+
+
 def all_options() -> list[Option]:
     """Every rule option of every family, once by key."""
     seen: dict[str, Option] = {}
@@ -156,7 +166,7 @@ def _add_generate(sub: Any) -> None:
                  "Play random legal games from a seed and write their logs (one JSON "
                  "document each).")
     names = [f.name for f in families()]
-    g.add_argument("--game", choices=names, default=names[0],
+    g.add_argument("--game", type=_game, metavar="{" + ",".join(names) + "}", default=names[0],
                    help="the game: " + ", ".join(f"{f.name} ({f.label})" for f in families())
                    + f" (default: {names[0]})")
     g.add_argument("--players", type=int, default=2, choices=range(2, 7), metavar="N",

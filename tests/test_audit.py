@@ -361,3 +361,27 @@ def test_the_checkpoint_is_flushed_once_a_second_and_at_the_end(
     ck.add({**row, "index": 2})
     ck.close()
     assert sorted(checkpoint.load(path, ["a.json"])) == [0, 1, 2]
+
+
+def test_a_plugin_that_cannot_load_is_said_once_a_run(tmp_path: Path) -> None:
+    """Issue 35, item 4: a family whose module is missing is said once by ``audit``, ``diff``
+    and ``ingest`` on two workers (each worker said it again), and ``generate --game`` of it
+    says why it is missing, not only argparse's "invalid choice"."""
+    from .test_registry import run_replay, scratch_distribution, without_stale_note
+
+    site = scratch_distribution(tmp_path / "site", "broken-games",
+                                {"broken": "broken_games_missing:FAMILY"})
+    games = tmp_path / "games"
+    games.mkdir()
+    for k in range(6):
+        (games / f"g{k}.json").write_text(dumps(generate_log("base", 2, k)), encoding="utf-8")
+    common = [str(games), "--jobs", "2", "--batch", "1"]  # six batches: both workers start
+    for args in (["audit", *common], ["diff", *common, "--a", "small_city=2"],
+                 ["ingest", *common, "--db", str(tmp_path / "games.db")]):
+        done = run_replay(*args, pythonpath=site)
+        said = [line for line in without_stale_note(done.stderr) if "left out" in line]
+        assert len(said) == 1 and "'broken-games'" in said[0], (args[0], done.stderr)
+    done = run_replay("generate", "--game", "broken", pythonpath=site)
+    assert done.returncode == 2
+    assert ("argument --game: the family 'broken' is installed but cannot be loaded: cannot "
+            "load 'broken_games_missing:FAMILY': ModuleNotFoundError") in done.stderr

@@ -8,15 +8,15 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import ExitStack
-from typing import IO, Any
+from contextlib import ExitStack, contextmanager
+from typing import IO, Any, cast
 
 from ..core.json_input import MAX_BYTES
 from ..core.verify import EXIT_INTERNAL, EXIT_UNREADABLE
 from . import resume
 from .html_report import HtmlWriter
 from .report import CsvWriter, JsonWriter, Summary, TextWriter, Writer
-from .runner import Backend, LocalPool, Stats, Worker, run, tasks
+from .runner import Backend, LocalPool, Stats, Worker, check_plugins, run, tasks
 from .sources import DEFAULT_LIMITS, Limits, count, walk
 from .work import Row, Task, verify_batch
 
@@ -108,16 +108,38 @@ def rows(sources: Sequence[str], jobs: int | None = None, dask: str | None = Non
          shared_fs: bool | None = None, limits: Limits = DEFAULT_LIMITS,
          done: dict[int, Row] | None = None, progress: Callable[[int], None] | None = None,
          worker: Worker = verify_batch, batch: int | None = None,
-         stats: Stats | None = None) -> Iterator[Row]:
-    """The rows of an audit, in the order of the walk (``batch``: games per task, by default
-    ``default_batch``)."""
+         stats: Stats | None = None, extra: Callable[[str], Any] | None = None) -> Iterator[Row]:
+    """The rows of the work on ``sources``, in the order of the walk: each batch of tasks run
+    by ``worker`` (the audit's ``verify_batch``; a diff's, an ingest's) on the local pool or
+    Dask, ``batch`` games a task (by default ``default_batch``). ``extra(name)``: one more
+    field each task carries after the audit's five (a diff's baseline report of the game)."""
+    check_plugins()
     jobs = jobs or os.cpu_count() or 1
     work: Iterable[Task] = tasks(walk(sources, limits))
     if dask is not None and dask != "local" and not shared_fs:
         work = shipped(work, limits.max_bytes)
+    if extra is not None:  # the runner passes the tasks along whole
+        work = cast(Iterable[Task], ((*t, extra(t[1])) for t in work))
     return run(backend(jobs, dask, worker, limits.max_bytes), work, done,
                batch=batch or default_batch(dask),
                progress=progress, stats=stats)
+
+
+@contextmanager
+def working(sources: Sequence[str], show: bool | None = None, limits: Limits = DEFAULT_LIMITS,
+            **kw: Any) -> Iterator[Iterator[Row]]:
+    """The start that ``audit``, ``diff`` and ``ingest`` share: the plugins checked (a family
+    that cannot be loaded said once, on a line of its own), a progress bar on stderr
+    (``show``; by default when stderr is a terminal), and ``rows(sources, limits=limits,
+    **kw)``; the bar and the workers closed as the block ends, however it ends."""
+    check_plugins()
+    show = sys.stderr.isatty() if show is None else show
+    with ExitStack() as stack:
+        bar = Progress(count(sources, limits) if show else None, show)
+        stack.callback(bar.close)
+        stream = rows(sources, limits=limits, progress=bar, **kw)
+        stack.callback(getattr(stream, "close", lambda: None))
+        yield stream
 
 
 def audit(sources: Sequence[str], out: IO[str], fmt: str = "text", jobs: int | None = None,
@@ -130,7 +152,6 @@ def audit(sources: Sequence[str], out: IO[str], fmt: str = "text", jobs: int | N
     is the worst verdict). Raises ``resume.CheckpointError`` for a checkpoint of another
     audit; Ctrl-C raises ``Interrupted`` (a KeyboardInterrupt) with the games done, and leaves
     the checkpoint whole."""
-    show = sys.stderr.isatty() if progress is None else progress
     summary = Summary(sources=tuple(sources), checkpoint=checkpoint)
     report = writer(fmt, out, viewer, verbose)
     start = time.perf_counter()
@@ -140,11 +161,9 @@ def audit(sources: Sequence[str], out: IO[str], fmt: str = "text", jobs: int | N
             ckpt = resume.Checkpoint(checkpoint, sources) if checkpoint else None
             if ckpt is not None:
                 stack.callback(ckpt.close)
-            bar = Progress(count(sources, limits) if show else None, show)
-            stack.callback(bar.close)
-            stream = rows(sources, jobs, dask, shared_fs, limits, done, bar, worker, batch,
-                          stats)
-            stack.callback(getattr(stream, "close", lambda: None))
+            stream = stack.enter_context(working(
+                sources, progress, limits, jobs=jobs, dask=dask, shared_fs=shared_fs,
+                done=done, worker=worker, batch=batch, stats=stats))
             for row in stream:
                 if done.get(row["index"]) is row:  # given back from the checkpoint
                     summary.resumed += 1
@@ -224,12 +243,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     """``ingest``: store a corpus in the web library."""
     from .ingest import ingest
 
-    show = sys.stderr.isatty()
-    bar = Progress(count(args.sources) if show else None, show)
-    try:
-        result = ingest(args.sources, args.db, args.jobs, progress=bar,
-                        limits=Limits(max_bytes=args.max_bytes), batch_rows=args.batch)
-    finally:
-        bar.close()
+    result = ingest(args.sources, args.db, args.jobs,
+                    limits=Limits(max_bytes=args.max_bytes), batch_rows=args.batch)
     print("\n".join(result.lines()), file=sys.stderr)
     return result.exit

@@ -17,7 +17,7 @@ import logging
 from typing import Any
 
 from ..core.json_input import MAX_BYTES
-from .runner import Crashed, Worker
+from .runner import Crashed, Worker, quietly
 from .work import Row, Task, verify_batch
 
 
@@ -47,7 +47,7 @@ class DaskBackend:
         self.slots = 2 * threads
 
     def submit(self, batch: list[Task]) -> Any:
-        return self.client.submit(self.worker, batch, self.max_bytes, pure=False)
+        return self.client.submit(quietly, self.worker, batch, self.max_bytes, pure=False)
 
     def wait_any(self, futures: list[Any]) -> list[Any]:
         from dask.distributed import wait

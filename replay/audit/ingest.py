@@ -15,10 +15,9 @@ verdict, as the viewer shows it.
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,8 +28,7 @@ from ..core.verify import EXIT_INTERNAL, EXIT_UNREADABLE, EXIT_VALID, internal_m
 from ..library import store as library
 from ..library.rows import game_row, source_meta, store_row
 from .report import reason
-from .runner import LocalPool, run, tasks
-from .sources import DEFAULT_LIMITS, Limits, walk
+from .sources import DEFAULT_LIMITS, Limits
 from .work import Row, Task, failed_row, warm
 
 
@@ -106,37 +104,61 @@ def store(db: Any, rows: list[dict[str, Any]]) -> tuple[int, int, list[str]]:
     return new, dup, verdicts
 
 
+class Library:
+    """The library at ``path`` (created and migrated when new) taking rows as they come, and
+    storing them ``batch_rows`` at a time (one transaction each); what it did in ``result``.
+    ``ingest`` feeds it every row; ``audit --ingest`` the rows of the games it verified."""
+
+    def __init__(self, path: str, batch_rows: int = 500) -> None:
+        self.result = Ingested(notes=library.migrate(path))
+        self.db = library.connect(path)
+        self.batch_rows = batch_rows
+        self.pending: list[dict[str, Any]] = []
+
+    def add(self, row: Row) -> None:
+        """Count a row of ``check_task``, and store it with the next batch if it can be."""
+        result = self.result
+        result.games += 1
+        if "store" in row:
+            self.pending.append(row)
+            if len(self.pending) >= self.batch_rows:
+                self.flush()
+        elif row["verdict"] == "internal":
+            result.internal += 1
+        else:
+            result.unreadable[reason(row["message"])] += 1
+
+    def flush(self) -> None:
+        """Store the rows waiting."""
+        if self.pending:
+            _, dup, verdicts = store(self.db, self.pending)
+            self.result.duplicates += dup
+            self.result.stored.update(verdicts)
+            self.pending.clear()
+
+    def close(self) -> None:
+        """Store what waits, and close the library."""
+        try:
+            self.flush()
+        finally:
+            self.db.close()
+
+
 def ingest(sources: Sequence[str], path: str, jobs: int | None = None,
-           progress: Callable[[int], None] | None = None, limits: Limits = DEFAULT_LIMITS,
+           progress: bool | None = None, limits: Limits = DEFAULT_LIMITS,
            batch_rows: int = 500) -> Ingested:
     """Check every game of ``sources`` on ``jobs`` workers and store them in the library
-    at ``path`` (created and migrated when new)."""
-    result = Ingested(notes=library.migrate(path))
-    db = library.connect(path)
+    at ``path`` (created and migrated when new); ``progress``: a bar on stderr (by default
+    when it is a terminal)."""
+    from .command import working
+
+    store_in = Library(path, batch_rows)
     start = time.perf_counter()
-    pending: list[dict[str, Any]] = []
-
-    def flush() -> None:
-        if pending:
-            new, dup, verdicts = store(db, pending)
-            result.duplicates += dup
-            result.stored.update(verdicts)
-            pending.clear()
-
     try:
-        pool = LocalPool(jobs or os.cpu_count() or 1, check_batch, limits.max_bytes)
-        for row in run(pool, tasks(walk(sources, limits)), progress=progress):
-            result.games += 1
-            if "store" in row:
-                pending.append(row)
-                if len(pending) >= batch_rows:
-                    flush()
-            elif row["verdict"] == "internal":
-                result.internal += 1
-            else:
-                result.unreadable[reason(row["message"])] += 1
-        flush()
+        with working(sources, progress, limits, jobs=jobs, worker=check_batch) as stream:
+            for row in stream:
+                store_in.add(row)
     finally:
-        db.close()
-    result.seconds = time.perf_counter() - start
-    return result
+        store_in.close()
+    store_in.result.seconds = time.perf_counter() - start
+    return store_in.result

@@ -27,6 +27,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..core import plugins
+from ..core.family import families
 from ..core.json_input import MAX_BYTES
 from .sources import Item
 from .work import Row, Task, failed_row, verify_batch, warm
@@ -66,9 +68,24 @@ def pool_context() -> Any:
 
 def start_worker() -> None:
     """A worker's initializer: Ctrl-C is the main process's to handle (the worker finishes
-    its batch and is shut down), then ``work.warm``."""
+    its batch and is shut down), a plugin that cannot be loaded too (``plugins.quiet``: the
+    main process said it, once), then ``work.warm``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    plugins.quiet()
     warm()
+
+
+def quietly(worker: Worker, batch: list[Task], max_bytes: int) -> list[Row]:
+    """``worker(batch, max_bytes)`` in a process that leaves plugins' failures to the main
+    process (a Dask worker, which runs no initializer of ours)."""
+    plugins.quiet()
+    return worker(batch, max_bytes)
+
+
+def check_plugins() -> None:
+    """Load every game family in the main process before any worker starts: one that cannot
+    be loaded is said here, once a run, and never by the workers (``plugins.quiet``)."""
+    families()
 
 
 class Deferred:

@@ -7,7 +7,8 @@ An installed distribution adds parts through **entry point groups** (its ``pypro
 (``carcassonne_replay.commands``, ``replay.cli_parser``). This project declares its own built-in
 families the same way, so there is one mechanism. A ``Group`` imports a part when it is first
 asked for it, so that a one-file ``verify`` imports only its log's family; a part that cannot
-be loaded is said once on stderr, with its distribution's name and why, and left out.
+be loaded is said once on stderr, with its distribution's name and why, and left out (once a
+run: a command's worker processes are ``quiet``, their parent has said it).
 
 The entry points are read here, not by ``importlib.metadata``: its ``entry_points()`` costs
 about 178M instructions (its imports, every distribution's metadata parsed), as much again as
@@ -35,6 +36,15 @@ from typing import Any
 _LOADED: dict[str, Any] = {}
 _SCAN: _Scan | None = None
 _GROUPS: list[Group] = []
+_QUIET = False  # a worker process: its parent says what cannot be loaded (``quiet``)
+
+
+def quiet() -> None:
+    """This process is one of a command's workers: a part that cannot be loaded is still left
+    out (``Group.failures`` says why) but not said on stderr, as the parent process, which
+    loads every part before it starts its workers, has said it once for the whole run."""
+    global _QUIET
+    _QUIET = True
 
 
 class PluginError(Exception):
@@ -249,8 +259,9 @@ class Group:
             why = str(exc)
         if why is not None:
             self.failures[name] = f"{why} (distribution {ep.dist_name!r})"
-            print(f"replay: the {self.what} {name!r} of the distribution {ep.dist_name!r} is "
-                  f"left out: {why}", file=sys.stderr)
+            if not _QUIET:
+                print(f"replay: the {self.what} {name!r} of the distribution {ep.dist_name!r} "
+                      f"is left out: {why}", file=sys.stderr)
             return None
         self.parts[name] = found
         return found

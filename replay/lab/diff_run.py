@@ -19,16 +19,14 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import ExitStack
+from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from typing import IO, Any, cast
 
-from ..audit.command import Progress, backend, default_batch, shipped
-from ..audit.runner import Stats, run, tasks
-from ..audit.sources import DEFAULT_LIMITS, Limits, count, walk
-from ..audit.work import Task
-from .diff import INTERNAL, DiffSpec, DiffTask, Row, diff_batch
+from ..audit.command import working
+from ..audit.runner import Stats
+from ..audit.sources import DEFAULT_LIMITS, Limits
+from .diff import INTERNAL, DiffSpec, Row, diff_batch
 from .diff_report import CsvWriter, DiffSummary, JsonWriter, TextWriter, Writer
 
 KEPT = ("report_version", "file", "valid", "finished", "error", "move_hashes", "final_scores",
@@ -139,27 +137,10 @@ def _public(row: Row) -> Row:
             "message": row.get("message")}
 
 
-def rows(sources: Sequence[str], spec: DiffSpec, baseline: Baseline | None = None,
-         jobs: int | None = None, dask: str | None = None, shared_fs: bool | None = None,
-         limits: Limits = DEFAULT_LIMITS, progress: Any = None, batch: int | None = None,
-         stats: Stats | None = None) -> Iterator[Row]:
-    """The rows of a diff, in the order of the walk."""
-    jobs = jobs or os.cpu_count() or 1
-    work: Iterable[Task] = tasks(walk(sources, limits))
-    if dask is not None and dask != "local" and not shared_fs:
-        work = shipped(work, limits.max_bytes)
-    find = baseline.find if baseline is not None else (lambda name: None)
-    diff_tasks: Iterator[DiffTask] = ((*t, find(t[1])) for t in work)
-    worker = partial(diff_batch, spec)
-    # a diff's task is an audit's with one more field, which the runner passes along
-    stream = run(backend(jobs, dask, cast(Any, worker), limits.max_bytes),
-                 cast(Iterable[Task], diff_tasks), batch=batch or default_batch(dask),
-                 progress=progress, stats=stats)
-    try:
-        for row in stream:
-            yield _public(row)
-    finally:
-        getattr(stream, "close", lambda: None)()
+def rows(stream: Iterator[Row]) -> Iterator[Row]:
+    """The rows of a diff, from those of the runner (``_public``)."""
+    for row in stream:
+        yield _public(row)
 
 
 def describe(settings: Mapping[str, Any]) -> str:
@@ -174,7 +155,6 @@ def diff(sources: Sequence[str], out: IO[str], spec: DiffSpec, fmt: str = "text"
          batch: int | None = None, stats: Stats | None = None) -> DiffSummary:
     """Compare every game of ``sources`` under ``spec`` (or against the ``baseline`` report),
     writing the report in ``fmt`` to ``out``; the summary. Raises ``BaselineError``."""
-    show = sys.stderr.isatty() if progress is None else progress
     base = Baseline(baseline) if isinstance(baseline, str) else baseline
     if base is not None:
         spec = DiffSpec(baseline=True)
@@ -183,12 +163,12 @@ def diff(sources: Sequence[str], out: IO[str], spec: DiffSpec, fmt: str = "text"
         summary = DiffSummary(describe(spec.a), describe(spec.b))
     report = writer(fmt, out, viewer, verbose)
     start = time.perf_counter()
-    with ExitStack() as stack:
-        bar = Progress(count(sources, limits) if show else None, show)
-        stack.callback(bar.close)
-        stream = rows(sources, spec, base, jobs, dask, shared_fs, limits, bar, batch, stats)
-        stack.callback(getattr(stream, "close", lambda: None))
-        for row in stream:
+    # a diff's task is an audit's with one more field, the baseline report of the game
+    find = base.find if base is not None else (lambda name: None)
+    worker = cast(Any, partial(diff_batch, spec))
+    with working(sources, progress, limits, jobs=jobs, dask=dask, shared_fs=shared_fs,
+                 worker=worker, batch=batch, stats=stats, extra=find) as stream:
+        for row in rows(stream):
             summary.add(row)
             report.row(row)
     if base is not None:
