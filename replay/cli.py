@@ -25,6 +25,7 @@ from .core.verify import (
 
 if TYPE_CHECKING:
     from argparse import Namespace
+    from pathlib import Path
 
     from .tiles.tileset import TileSet
 
@@ -87,6 +88,42 @@ def _verify_one(args: Namespace, name: str, tileset: TileSet | None) -> int:
     return report.exit_code
 
 
+class OutputNames:
+    """The file each source of ``import -o DIR`` is written to: ``DIR/<its name>.json``, or,
+    when an earlier source of the same run took that name (saves of one name in several
+    folders, or ``a.jcz`` and ``a.json``), ``DIR/<its name>-2.json``, ``-3``...: every output
+    is kept, and the renaming said (names compared ignoring case, as some file systems do)."""
+
+    def __init__(self) -> None:
+        self.taken: dict[str, str] = {}  # a file name written, case-folded -> its source
+        self.written = 0
+        self.renamed = 0
+
+    def take(self, source: str, out_dir: Path) -> tuple[Path, str | None]:
+        """The file for ``source``, and the earlier source that has its plain name (None:
+        it has it)."""
+        stem = os.path.splitext(os.path.basename(source))[0]
+        name = f"{stem}.json"
+        earlier = self.taken.get(name.casefold())
+        k = 1
+        while name.casefold() in self.taken:
+            k += 1
+            name = f"{stem}-{k}.json"
+        self.taken[name.casefold()] = source
+        self.written += 1
+        self.renamed += earlier is not None
+        return out_dir / name, earlier
+
+    def summary(self, out_dir: Path) -> str:
+        """What was written, in a line."""
+        line = (f"import: {plural(self.written, 'save')} converted, "
+                f"{plural(self.written, 'file')} written in {out_dir}")
+        if self.renamed:
+            line += (f"; {self.renamed} with a suffix (-2, -3, ...) because an earlier save "
+                     "had the same name")
+        return line
+
+
 def cmd_import(args: Namespace) -> int:
     """``import``: convert foreign saved games to logs v1 (stdout for one source without
     ``-o``, else one file each in ``-o DIR``); their problems go to stderr. 2 when a source
@@ -102,6 +139,7 @@ def cmd_import(args: Namespace) -> int:
         return EXIT_UNREADABLE
     out_dir = Path(args.out) if args.out else None
     worst = EXIT_VALID
+    names = OutputNames()
     for name in args.sources:
         try:
             imported = foreign(read_file(name))
@@ -130,9 +168,12 @@ def cmd_import(args: Namespace) -> int:
             sys.stdout.write(text)
         else:
             out_dir.mkdir(parents=True, exist_ok=True)
-            target = out_dir / (Path(name).stem + ".json")
+            target, earlier = names.take(name, out_dir)
             target.write_text(text, encoding="utf-8")
-            print(printable(f"{name}: {imported.format} -> {target}"), file=sys.stderr)
+            also = f" ({Path(name).stem}.json is {earlier}'s)" if earlier else ""
+            print(printable(f"{name}: {imported.format} -> {target}{also}"), file=sys.stderr)
+    if out_dir is not None and names.written:
+        print(printable(names.summary(out_dir)), file=sys.stderr)
     return worst
 
 

@@ -41,6 +41,32 @@ def test_import_writes_a_log_that_verifies(tmp_path: Path) -> None:
     assert check.returncode == 0, check.stdout
 
 
+def test_saves_of_one_name_are_all_kept(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 35, item 7: saves of the same name from two folders (and ``x.jcz`` beside
+    ``x.json``) each get a file, the later ones with a suffix, and stderr says so."""
+    from replay.cli import main
+
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "scoring.jcz").write_bytes(SCORING.read_bytes())
+    (tmp_path / "b" / "Scoring.json").write_bytes(
+        (ROOT / "fixtures" / "import" / "bga" / "finished-2p.json").read_bytes())
+    sources = [str(tmp_path / "a" / "scoring.jcz"), str(tmp_path / "b" / "scoring.jcz"),
+               str(tmp_path / "b" / "Scoring.json"), str(SCORING.with_name("scoringFarms.jcz"))]
+    out = tmp_path / "out"
+    assert main(["import", *sources, "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == [
+        "Scoring-3.json", "scoring-2.json", "scoring.json", "scoringFarms.json"]
+    assert f"{sources[1]}: JCloisterZone" in err and f"-> {out / 'scoring-2.json'} " \
+        f"(scoring.json is {sources[0]}'s)" in err
+    assert (f"import: 4 saves converted, 4 files written in {out}; 2 with a suffix (-2, -3, "
+            "...) because an earlier save had the same name") in err
+    assert read_game(str(out / "scoring-2.json")).config.game == "base"
+    assert (out / "scoring.json").read_text() == (out / "scoring-2.json").read_text()
+
+
 @pytest.mark.parametrize(("args", "words"), [
     (["import", str(ABBEY)], "Abbey & Mayor"),
     (["import", str(RULEBOOK)], "a log v1 needs no import"),

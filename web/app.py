@@ -4,7 +4,9 @@ Configuration (defaults in brackets): ``DATABASE`` [games.db] the SQLite file,
 ``MAX_CONTENT_LENGTH`` [5 MB] the largest request, and so the largest log, accepted (413 above),
 ``CACHE_SIZE`` [64] games whose replays are kept in memory, ``PAGE_SIZE`` [50] games per
 library page, ``RATE_LIMIT`` ["60/60"] uploads and verifications a client may make per window
-of seconds (``None``: no limit; see ``web.limits``).
+of seconds (``None``: no limit; see ``web.limits``), ``UPLOAD_BATCH_FILES`` [50] and
+``UPLOAD_BATCH_BYTES`` [20 MB] the files, and bytes in all, of one post of several files to the
+upload page (see ``web.uploads``: each file is held to ``MAX_CONTENT_LENGTH`` on its own).
 
 Every response says what it cost in its ``Server-Timing`` header (``cpu;dur=`` the CPU
 milliseconds of the thread that served it), which the drill (``tools/drill.py``) reads.
@@ -21,7 +23,7 @@ from flask import Flask, Response, abort, g, request
 
 from replay.core.json_input import MAX_BYTES
 
-from . import analysis, api, db, errors, views
+from . import analysis, api, db, errors, uploads, views
 from .games import Cache
 from .guard import check_origin
 
@@ -42,6 +44,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         PAGE_SIZE=50,
         RATE_LIMIT="60/60",
         ANALYSIS_RATE_LIMIT="600/60",
+        UPLOAD_BATCH_FILES=uploads.BATCH_FILES,
+        UPLOAD_BATCH_BYTES=uploads.BATCH_BYTES,
     )
     if config:
         app.config.update(config)
@@ -55,7 +59,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.before_request(_start)
     app.before_request(check_origin)  # cross-site posts: 415 / 403 (web.guard)
     app.after_request(_headers)
-    app.wsgi_app = _BufferUnsized(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]))  # type: ignore[method-assign]
+    app.wsgi_app = _BufferUnsized(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]),  # type: ignore[method-assign]
+                                  int(app.config["UPLOAD_BATCH_BYTES"]))
     return app
 
 
@@ -65,25 +70,28 @@ TOO_LARGE = "replay.body_too_large"
 class _BufferUnsized:
     """A body sent without a length (chunked) is read here up to the limit, so that it is
     refused (413) like any other body over the limit, never cut short and stored: Werkzeug
-    would stop reading at the limit and say nothing."""
+    would stop reading at the limit and say nothing. The upload page's posts may hold several
+    logs: ``batch`` bytes."""
 
-    def __init__(self, app: Any, limit: int) -> None:
+    def __init__(self, app: Any, limit: int, batch: int = 0) -> None:
         self.app = app
         self.limit = limit
+        self.batch = max(limit, batch)
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         if not environ.get("CONTENT_LENGTH") and environ.get("wsgi.input_terminated"):
             stream = environ["wsgi.input"]
             chunks: list[bytes] = []
             size = 0
-            while size <= self.limit:
-                chunk = stream.read(min(65536, self.limit + 1 - size))
+            limit = self.batch if environ.get("PATH_INFO") == uploads.UPLOAD_PATH else self.limit
+            while size <= limit:
+                chunk = stream.read(min(65536, limit + 1 - size))
                 if not chunk:
                     break
                 chunks.append(chunk)
                 size += len(chunk)
             body = b"".join(chunks)
-            if size > self.limit:
+            if size > limit:
                 environ[TOO_LARGE] = True
                 body = b""
             environ["wsgi.input"] = io.BytesIO(body)

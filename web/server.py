@@ -64,7 +64,8 @@ def run_child(sock: socket.socket, config: Mapping[str, Any], settings: Settings
     # waitress would log a warning for each one
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     app = create_app(config)
-    bodies = install(int(app.config.get("MAX_CONTENT_LENGTH") or MAX_BYTES), settings.max_body)
+    bodies = install(int(app.config.get("MAX_CONTENT_LENGTH") or MAX_BYTES), settings.max_body,
+                     int(app.config.get("UPLOAD_BATCH_BYTES") or 0))
     waitress.serve(app, sockets=[sock], threads=settings.threads,
                    connection_limit=settings.connection_limit,
                    channel_timeout=settings.channel_timeout, ident="carcassonne-replay",

@@ -3,6 +3,10 @@
 // One source at a time: a chosen file wins (as on the server), so while a file is chosen the
 // text area is set aside (a note says so; what is typed there is neither checked nor stored)
 // and the live check describes the file, which is what gets stored.
+// Several files (chosen, or dropped anywhere on the page) are listed, and on "Store" each is
+// sent on its own to POST /api/games (its progress shown, then its verdict: valid, illegal or
+// unreadable with the message, and a link to the stored game); without script the form posts
+// them all at once and the server answers with the same list.
 (function () {
   "use strict";
   const form = document.getElementById("upload-form");
@@ -12,6 +16,7 @@
   const out = document.getElementById("feedback");
   const note = document.getElementById("source-note");
   const clear = document.getElementById("clear-file");
+  const noteWhat = document.getElementById("source-what");
   const limit = parseInt(form.dataset.limit, 10);
   const verifyUrl = form.dataset.verify;
   let timer = null;
@@ -70,6 +75,17 @@
 
   function fileChosen() {
     const f = file.files && file.files[0];
+    listChosen();
+    if (many()) {
+      seq++;  // a live check still under way describes one file: not what is stored now
+      area.classList.add("set-aside");
+      area.title = "Set aside: the chosen files are what will be stored";
+      if (note) note.hidden = false;
+      if (noteWhat) noteWhat.textContent = "The chosen files are";
+      show("", "");
+      return;
+    }
+    if (noteWhat) noteWhat.textContent = "The chosen file is";
     area.classList.toggle("set-aside", Boolean(f));
     area.title = f ? "Set aside: the chosen file " + f.name + " is what will be stored" : "";
     if (note) note.hidden = !f;
@@ -98,10 +114,210 @@
     });
   }
   form.addEventListener("submit", function (ev) {
-    if (!(file.files && file.files[0]) && !area.value.trim()) {
+    if (many()) {
+      ev.preventDefault();
+      storeAll();
+    } else if (!(file.files && file.files[0]) && !area.value.trim()) {
       ev.preventDefault();
       show("bad", "Nothing to store yet: choose a file or paste a log.");
     }
   });
+
+  // --------------------------------------------------------------- several files at once
+  const storeUrl = form.dataset.store;
+  const cap = parseInt(form.dataset.files, 10);
+  const list = document.getElementById("chosen");
+  const button = document.getElementById("store");
+  const label = button.textContent;
+  let items = [];  // {file, key, li, state: ready | sending | done | retry | refused}
+  let sending = false;
+
+  function many() { return Boolean(file.files && file.files.length > 1); }
+
+  function keyOf(f) { return f.name + "\u0000" + f.size + "\u0000" + f.lastModified; }
+
+  function megabytes(n) { return Math.round(n / 104857.6) / 10 + " MB"; }
+
+  function row(item, kind, text, url) {
+    const li = item.li;
+    li.className = "verdict " + kind;
+    const name = document.createElement(url ? "a" : "span");
+    name.className = "fname";
+    name.textContent = item.file.name;
+    if (url) name.href = url;
+    item.stored = Boolean(url);
+    const what = document.createElement("span");
+    what.className = "what";
+    what.textContent = text;
+    li.replaceChildren(name, " ", what);
+  }
+
+  function fresh(f, index) {
+    const item = { file: f, key: keyOf(f), li: document.createElement("li"), state: "ready" };
+    if (index >= cap) {
+      item.state = "refused";
+      row(item, "not-stored", "not sent: one upload takes at most " + cap + " files; send this one again in another upload");
+    } else if (f.size > limit) {
+      item.state = "refused";
+      row(item, "too-large", "too large: " + f.size.toLocaleString("en") + " bytes; the limit is " +
+        limit.toLocaleString("en") + " bytes (" + megabytes(limit) + ") a file");
+    } else {
+      row(item, "ready", "ready (" + (f.size < 1024 ? f.size + " bytes" : Math.ceil(f.size / 1024) + " kB") + ")");
+    }
+    return item;
+  }
+
+  function listChosen() {
+    const kept = new Map(items.map(function (i) { return [i.key, i]; }));
+    items = Array.from(file.files || []).map(function (f, index) {
+      const old = kept.get(keyOf(f));
+      return old && old.state !== "refused" ? old : fresh(f, index);
+    });
+    list.replaceChildren.apply(list, items.map(function (i) { return i.li; }));
+    list.hidden = !many();
+    relabel();
+  }
+
+  function todo() {
+    return items.filter(function (i) { return i.state === "ready" || i.state === "retry"; });
+  }
+
+  function relabel() {
+    const n = todo().length;
+    button.textContent = many() ? (n ? "Store " + n + (n === 1 ? " file" : " files") : "Store") : label;
+  }
+
+  function verdict(item, body) {
+    const r = body.report || {};
+    const e = r.error;
+    const again = body["new"] === false ? " (already in the library)" : "";
+    if (r.valid) {
+      const moves = r.moves_played + (r.moves_played === 1 ? " move" : " moves");
+      row(item, "valid", "valid: " + moves + ", " + (r.finished ? "finished" : "unfinished") + again, body.viewer_url);
+      return;
+    }
+    const where = !e || e.move === null || e.move === undefined
+      ? (e && e.rule === "L2" ? "at the end" : "in its header") : "at move " + e.move;
+    const who = e && e.player ? " (" + e.player + ")" : "";
+    row(item, "illegal", "illegal " + where + who + (e ? ": " + e.rule + ": " + e.message : "") + again, body.viewer_url);
+  }
+
+  // POST one file to the API; resolves with the seconds to wait when the address is over its
+  // upload limit (the files after it are not sent), else null
+  function send(item) {
+    return new Promise(function (resolve) {
+      const xhr = new XMLHttpRequest();
+      xhr.open("POST", storeUrl + "?name=" + encodeURIComponent(item.file.name));
+      xhr.setRequestHeader("Content-Type", "application/json");
+      xhr.responseType = "json";
+      item.state = "sending";
+      row(item, "busy", "sending…");
+      xhr.upload.onprogress = function (ev) {
+        if (ev.lengthComputable) row(item, "busy", "sending… " + Math.round(100 * ev.loaded / ev.total) + "%");
+      };
+      xhr.upload.onload = function () { row(item, "busy", "checking…"); };
+      xhr.onerror = function () {
+        item.state = "retry";
+        row(item, "not-stored", "not stored: could not reach the server; press Store to send it again");
+        resolve(null);
+      };
+      xhr.onload = function () {
+        const body = xhr.response || {};
+        const error = body.error || {};
+        item.state = "done";
+        if (xhr.status === 200 || xhr.status === 201) {
+          verdict(item, body);
+        } else if (xhr.status === 400) {
+          row(item, "unreadable", "unreadable: " + (error.path ? error.path + ": " : "") + error.message);
+        } else if (xhr.status === 413) {
+          row(item, "too-large", "too large: the limit is " + limit.toLocaleString("en") + " bytes (" + megabytes(limit) + ") a file");
+        } else if (xhr.status === 429) {
+          const wait = parseInt(xhr.getResponseHeader("Retry-After") || "60", 10);
+          item.state = "retry";
+          resolve(wait);
+          return;
+        } else {
+          item.state = "retry";
+          row(item, "not-stored", "not stored: " + (error.message || "the server answered " + xhr.status) + " Press Store to send it again.");
+        }
+        resolve(null);
+      };
+      xhr.send(item.file);
+    });
+  }
+
+  function storeAll() {
+    const queue = todo();
+    if (sending) return;
+    if (!queue.length) {
+      show("bad", "Nothing left to store: every file chosen has its verdict. Choose or drop more files.");
+      return;
+    }
+    sending = true;
+    button.disabled = true;
+    let k = 0;
+    function next(wait) {
+      if (wait !== null && wait !== undefined) {
+        queue.slice(k - 1).forEach(function (i) {
+          i.state = "retry";
+          row(i, "not-stored", "not stored: over the upload limit of this address; press Store again in " + wait + " seconds");
+        });
+        k = queue.length;
+      }
+      if (k >= queue.length) {
+        sending = false;
+        button.disabled = false;
+        relabel();
+        const stored = items.filter(function (i) { return i.stored; }).length;
+        show(stored === items.length ? "good" : stored ? "warn" : "bad",
+          items.length + " files: " + stored + " stored" + (stored < items.length ? ", " + (items.length - stored) + " not stored" : "") + ".");
+        return;
+      }
+      show("busy", "Storing " + (k + 1) + " of " + queue.length + "…");
+      send(queue[k++]).then(next);
+    }
+    next(null);
+  }
+
+  // files dropped anywhere on the page join those chosen (the same file once)
+  let depth = 0;
+  function carriesFiles(ev) {
+    return Boolean(ev.dataTransfer) && Array.prototype.indexOf.call(ev.dataTransfer.types || [], "Files") >= 0;
+  }
+  function dropping(on) { document.body.classList.toggle("dropping", on); }
+  document.addEventListener("dragenter", function (ev) {
+    if (!carriesFiles(ev)) return;
+    depth++;
+    dropping(true);
+  });
+  document.addEventListener("dragleave", function (ev) {
+    if (!carriesFiles(ev)) return;
+    depth = Math.max(0, depth - 1);
+    if (!depth) dropping(false);
+  });
+  document.addEventListener("dragover", function (ev) {
+    if (!carriesFiles(ev)) return;
+    ev.preventDefault();
+    ev.dataTransfer.dropEffect = sending ? "none" : "copy";
+  });
+  document.addEventListener("drop", function (ev) {
+    if (!carriesFiles(ev)) return;
+    ev.preventDefault();
+    depth = 0;
+    dropping(false);
+    if (sending) return;
+    const both = new DataTransfer();
+    const seen = new Set();
+    Array.from(file.files || []).concat(Array.from(ev.dataTransfer.files)).forEach(function (f) {
+      if (seen.has(keyOf(f))) return;
+      seen.add(keyOf(f));
+      both.items.add(f);
+    });
+    file.files = both.files;
+    fileChosen();
+  });
+  const hint = document.getElementById("drop-hint");
+  if (hint) hint.hidden = false;
+
   if (file.files && file.files[0]) fileChosen();  // a file the browser kept (back button)
 })();
