@@ -9,6 +9,7 @@ at most the app's limit plus one byte of a body, reads and discards the rest up 
 bytes, and hands the request to the app, which answers with its 413 (JSON under ``/api``, the
 HTML page elsewhere). A body longer than ``discard`` is cut there and the connection closed
 after the answer (``Connection: close``): the bound on what one request may make us read.
+A post to the upload page (``batch_path``) may hold several logs: it is kept up to ``batch``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.receiver import FixedStreamReceiver
 from waitress.utilities import RequestEntityTooLarge
+
+from .uploads import UPLOAD_PATH
 
 
 class CappedBuffer(OverflowableBuffer):  # type: ignore[misc]
@@ -41,6 +44,8 @@ class BodyParser(HTTPRequestParser):  # type: ignore[misc]
 
     limit = 5 * 1024 * 1024
     discard = 32 * 1024 * 1024
+    batch = limit
+    batch_path = UPLOAD_PATH
     # waitress's attributes (untyped there)
     body_rcv: Any
     content_length: int
@@ -49,13 +54,15 @@ class BodyParser(HTTPRequestParser):  # type: ignore[misc]
     headers: dict[str, str]
     adj: Any
     connection_close: bool
+    path: str
 
     def parse_header(self, header_plus: bytes) -> None:
         super().parse_header(header_plus)
-        keep = self.limit + 1
+        limit = self.batch if self.path == self.batch_path else self.limit
+        keep = limit + 1
         if self.chunked:
             self.body_rcv.buf = CappedBuffer(self.adj.inbuf_overflow, keep)
-        elif self.content_length > self.limit:
+        elif self.content_length > limit:
             # the app sees the length sent (over its limit) and answers 413 without reading
             self.body_rcv = FixedStreamReceiver(min(self.content_length, self.discard),
                                                 CappedBuffer(self.adj.inbuf_overflow, 0))
@@ -77,11 +84,12 @@ class BodyParser(HTTPRequestParser):  # type: ignore[misc]
         self.headers["CONNECTION"] = "close"
 
 
-def install(limit: int, discard: int) -> dict[str, Any]:
+def install(limit: int, discard: int, batch: int = 0) -> dict[str, Any]:
     """Make this process's waitress read bodies with ``BodyParser`` (the app's ``limit``,
-    ``discard`` bytes read at most); the keyword arguments of ``waitress.serve`` that go
-    with it."""
+    ``batch`` for a post of the upload page, ``discard`` bytes read at most); the keyword
+    arguments of ``waitress.serve`` that go with it."""
     BodyParser.limit = limit
     BodyParser.discard = discard
+    BodyParser.batch = min(max(limit, batch), discard)
     HTTPChannel.parser_class = BodyParser
     return {"max_request_body_size": discard + 1}

@@ -8,6 +8,8 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed, TooManyRequests
 
 from replay.library.store import storage_fault
 
+from .uploads import UPLOAD_PATH, batch_bytes
+
 MESSAGES = {
     404: "There is nothing here: no such game, or no such move in it.",
     405: "This address does not take that method.",
@@ -64,6 +66,13 @@ def register(app: Flask) -> None:
             limit = current_app.config["MAX_CONTENT_LENGTH"]
             message = (f"The log is too large: the limit is {limit} bytes "
                        f"({limit / 1024 / 1024:g} MB).")
+            if request.path == UPLOAD_PATH and request.method == "POST":
+                limit = batch_bytes()
+                one = current_app.config["MAX_CONTENT_LENGTH"]
+                message = (f"This upload is too large: a log, pasted or in a file, takes at most "
+                           f"{one} bytes ({one / 1024 / 1024:g} MB), and one upload of several "
+                           f"files at most {limit} bytes ({limit / 1024 / 1024:g} MB) in all. "
+                           f"Send fewer files at once.")
             return respond(code, title, message, limit=limit)
         response = respond(code, title, MESSAGES.get(code) or str(exc.description or title))
         if isinstance(exc, MethodNotAllowed) and exc.valid_methods:

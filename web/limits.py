@@ -37,10 +37,18 @@ def retry_after(kind: str = "") -> int | None:
     """Count a heavy request of this client; the seconds it must wait when it is over its
     limit, else None. ``kind`` "analysis" counts in a budget of its own
     (``ANALYSIS_RATE_LIMIT``: exploring a game takes a request a move)."""
+    return take(1, kind)[1]
+
+
+def take(count: int, kind: str = "") -> tuple[int, int | None]:
+    """Count ``count`` heavy requests of this client at once (the files of one upload, each
+    counting as a request of its own): how many of them, the first ones, fit in its budget,
+    and the seconds to wait for the rest (None when all fit). Those that do not fit are
+    counted too, as a refused request always is."""
     setting: Any = current_app.config.get("ANALYSIS_RATE_LIMIT" if kind else "RATE_LIMIT")
-    if not setting:
-        return None
-    count, seconds = parse_rate(str(setting))
+    if not setting or count <= 0:
+        return count, None
+    limit, seconds = parse_rate(str(setting))
     now = time.time()
     window = int(now // seconds)
     client = (request.remote_addr or "unknown") + (f" {kind}" if kind else "")
@@ -48,18 +56,19 @@ def retry_after(kind: str = "") -> int | None:
         db = get_db()  # may itself fail: SQLite cannot open a library on a failing disk
         with write(db):
             n = db.conn.execute(
-                "insert into rate_counts (client, window, n) values (?, ?, 1) "
-                "on conflict (client, window) do update set n = n + 1 returning n",
-                [client, window]).fetchone()[0]
-            if n == 1:  # a new window: forget the old ones of everybody
+                "insert into rate_counts (client, window, n) values (?, ?, ?) "
+                "on conflict (client, window) do update set n = n + excluded.n returning n",
+                [client, window, count]).fetchone()[0]
+            if n == count:  # a new window: forget the old ones of everybody
                 db.conn.execute("delete from rate_counts where window < ?", [window - 1])
     except (sqlite3.OperationalError, OSError) as exc:
         if storage_fault(exc) is None:
             raise
-        return None  # a disk that takes no write counts nothing: verifying still works
-    if n <= count:
-        return None
-    return max(1, math.ceil((window + 1) * seconds - now))
+        return count, None  # a disk that takes no write counts nothing: verifying still works
+    fit = max(0, min(count, limit - (n - count)))
+    if fit == count:
+        return count, None
+    return fit, max(1, math.ceil((window + 1) * seconds - now))
 
 
 def check_rate(kind: str = "") -> None:

@@ -19,7 +19,7 @@ from replay import svg
 from replay.core.errors import LogFormatError
 from replay.core.family import families
 
-from . import analysis, variations, viewer
+from . import analysis, uploads, variations, viewer
 from . import db as store
 from .errors import respond
 from .games import MAX_OFFSET, Entry, cache, check, entry_or_404, log_limit, query_int, save
@@ -116,29 +116,43 @@ def _page_size() -> int:
 @bp.route("/upload", methods=["GET", "POST"])
 def upload() -> ResponseReturnValue:
     """The upload form; a log posted (a file or pasted text) is checked, stored and opened
-    in the viewer (400 with the form again when it is malformed)."""
+    in the viewer (400 with the form again when it is malformed); several files posted at
+    once are each checked and stored, and the page lists their verdicts (``web.uploads``:
+    200 when one at least was stored, else 400)."""
     if request.method == "GET":
-        return render_template("upload.html", limit=log_limit(), text="", error=None)
+        return _upload_page()
+    if request.mimetype == "multipart/form-data":  # files: each is held to log_limit()
+        request.max_content_length = uploads.batch_bytes()
+    files = [f for f in request.files.getlist("file") if f.filename]
+    if len(files) > 1:
+        verdicts = uploads.store_files(files)
+        return _upload_page(results=verdicts), 200 if any(v.stored for v in verdicts) else 400
     check_rate()
     text = request.form.get("log", "")
-    chosen = request.files.get("file")
+    chosen = files[0] if files else None
     if chosen is not None and chosen.filename:
         data = chosen.read()
     elif text.strip():
         data = text.encode("utf-8")
     else:
-        return render_template("upload.html", limit=log_limit(), text=text,
-                               error=LogFormatError("choose a file or paste a log")), 400
+        return _upload_page(text, LogFormatError("choose a file or paste a log")), 400
     name = chosen.filename if chosen is not None and chosen.filename else ""
     try:
         checked = check(data, log_limit())
     except LogFormatError as exc:
-        return render_template("upload.html", limit=log_limit(), text=text, error=exc), 400
+        return _upload_page(text, exc), 400
     db = store.get_db()
     row, _ = save(db, checked, name[:200])
     entry = cache().get(db, row.id)
     assert entry is not None
     return redirect(url_for("pages.position", game_id=row.id, n=entry.default_position()), 303)
+
+
+def _upload_page(text: str = "", error: LogFormatError | None = None,
+                 results: list[uploads.Verdict] | None = None) -> str:
+    return render_template("upload.html", limit=log_limit(), text=text, error=error,
+                           results=results, files=uploads.batch_files(),
+                           batch=uploads.batch_bytes())
 
 
 @bp.get("/games/<game_id>")
