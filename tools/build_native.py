@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from build_progress import BuildProgress, follow
+
 ROOT = Path(__file__).resolve().parent.parent
 PURE_ASKED = bool(os.environ.get("REPLAY_PURE"))
 os.environ["REPLAY_PURE"] = "1"  # this process must not load the build it replaces
@@ -58,11 +60,12 @@ def build() -> str:
         work = Path(tmp)
         shutil.copytree(Path(native.PACKAGE), work / "replay",
                         ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-        done = subprocess.run([sys.executable, "-m", "mypyc", *MODULES], cwd=work,
-                              capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            return ("mypyc failed; the engine runs in pure Python\n"
-                    + done.stdout[-3000:] + done.stderr[-3000:])
+        process = subprocess.Popen([sys.executable, "-m", "mypyc", *MODULES], cwd=work,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True, bufsize=1)
+        output = follow(process, BuildProgress(len(MODULES), start))
+        if process.returncode != 0:
+            return "mypyc failed; the engine runs in pure Python\n" + output[-6000:]
         modules: dict[str, str] = {}
         for lib in work.rglob("*.so"):
             if "build" in lib.relative_to(work).parts:
@@ -100,8 +103,9 @@ def main() -> int:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not args.force and native.compiled():
             return 0
-        print("build_native: compiling the hot modules with mypyc (about a minute)...",
-              file=sys.stderr)
+        print(f"build_native: compiling the {len(MODULES)} hot modules with mypyc (about a "
+              "minute on an idle machine, some minutes on a busy one; each stage is said as "
+              "it starts)", file=sys.stderr)
         print(f"build_native: {build()}", file=sys.stderr)
     return 0
 
