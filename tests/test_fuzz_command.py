@@ -84,7 +84,7 @@ def _registry_message(name: str) -> str:
      "--expansions: 'moat' is not an expansion of Carcassonne (choose from inns-cathedrals, "
      "hills-sheep)"),
     (["--game", "manhattan", "--expansions", "hills-sheep"],
-     "--expansions: Manhattan takes no expansions"),
+     "--expansions: Manhattan has no expansions"),
     (["--game", "base", "--expansions", "hills-sheep,hills-sheep"],
      "--expansions: 'hills-sheep,hills-sheep' names an expansion twice"),
     (["--game", "base", "--option", "small_town=4"],
@@ -99,12 +99,12 @@ def _registry_message(name: str) -> str:
     (["--game", "base", "--expansions", "none", "--option", "hill_tiebreak=count"],
      "--option hill_tiebreak: an option of Hills & Sheep, which --expansions leaves out"),
     (["--game", "base", "--players", "7"],
-     "--players 7: 7 players; this game takes 2 to 6 (B1)"),
+     "--players 7: 7 players; Carcassonne takes 2 to 6 (B1)"),
     (["--game", "base", "--expansions", "hills-sheep", "--players", "6"],
-     "--players 6: 6 players; this game takes 2 to 5 (a 6th player needs Inns & Cathedrals, "
+     "--players 6: 6 players; Carcassonne takes 2 to 5 (a 6th player needs Inns & Cathedrals, "
      "IC1) (B1)"),
     (["--game", "manhattan", "--players", "1"],
-     "--players 1: 1 players; this game takes 2 to 4 (M1)"),
+     "--players 1: 1 player; Manhattan takes 2 to 4 (M1)"),
 ])
 def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str],
                                             words: list[str], said: str) -> None:

@@ -148,7 +148,7 @@ UNSUPPORTED = ("unsupported: this save uses Traders & Builders; this service pla
 
 def test_an_unsupported_expansion_is_not_a_malformed_file(app: Flask) -> None:
     """verify, import, the API and the upload page say what the save uses and what the
-    service plays (exit 2 / 400), not "unreadable" nor "Schema error at /" (issue 29)."""
+    service plays (exit 2 / 400), not "unreadable" nor "The log is not readable" (issue 29)."""
     from replay.cli import main
 
     err = io.StringIO()
@@ -171,6 +171,6 @@ def test_an_unsupported_expansion_is_not_a_malformed_file(app: Flask) -> None:
     form = client.post("/upload", data={"file": (io.BytesIO(data), "t.jcz")},
                        content_type="multipart/form-data")
     page = form.data.decode()
-    assert form.status_code == 400 and "Schema error" not in page
+    assert form.status_code == 400 and "not readable" not in page
     assert UNSUPPORTED.replace("&", "&amp;") in page
     assert "unsupported: " in (ROOT / "web" / "static" / "upload.js").read_text()

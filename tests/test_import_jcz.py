@@ -317,6 +317,9 @@ def test_rules_switched_off() -> None:
     save = own()
     del save["setup"]["elements"]["hill"]
     refused(save, "hill", "switched off", "turn 4")
+    save = own("ic-hs-510-random.jcz")
+    del save["setup"]["elements"]["inn"]
+    refused(save, "tile IC/RFr.i has an inn, which the source plays switched off")  # not "a inn"
     save = own()
     del save["setup"]["elements"]["farmers"]
     assert any(p.code == "farmers-off" for p in imported(save).problems)

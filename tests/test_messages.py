@@ -17,7 +17,9 @@ from flask.testing import FlaskClient
 
 from replay.cli import main as cli_main
 from replay.core.errors import TileSetError
+from replay.core.explore import choices, explorer_of
 from replay.core.importing import ImportRefused, convert
+from replay.core.record import read_game
 from replay.core.schema_words import schema_message
 from replay.core.verify import verify
 from replay.generate import dumps, generate_log
@@ -48,16 +50,17 @@ def _one(log: dict[str, Any]) -> None:
 
 
 CASES: list[tuple[str, Callable[[dict[str, Any]], object], str, str]] = [
-    ("seven players", _seven, "/players", "7 players; this game takes 2 to 6"),
-    ("one player", _one, "/players", "1 player; this game takes 2 to 6"),
+    ("seven players", _seven, "/players", "7 players; Carcassonne takes 2 to 5"),
+    ("one player", _one, "/players", "1 player; Carcassonne takes 2 to 5"),
     ("extra move field", lambda g: g["moves"][0].update(x_extra=1), "/moves/0",
      "'x_extra' is not a field of this move"),
-    ("extra header field", lambda g: g.update(foo=1), "", "'foo' is not a field of a log"),
+    ("extra header field", lambda g: g.update(foo=1), "",
+     "'foo' is not a field of a Carcassonne log"),
     ("extra player field", lambda g: g["players"][0].update(age=3), "/players/0",
      "'age' is not a field of a player"),
     ("no rotation", lambda g: g["moves"][0].pop("rotation"), "/moves/0",
      "this move needs 'rotation'"),
-    ("no players", lambda g: g.pop("players"), "", "a log needs 'players'"),
+    ("no players", lambda g: g.pop("players"), "", "a Carcassonne log needs 'players'"),
     ("x as text", lambda g: g["moves"][0].update(x="a"), "/moves/0/x",
      "must be a whole number, not 'a'"),
     ("move not an object", lambda g: g["moves"].__setitem__(0, [1, 2]), "/moves/0",
@@ -100,8 +103,114 @@ def test_the_cli_says_seven_players_without_a_python_list(tmp_path: Path,
     assert cli_main(["verify", str(path)]) == 2
     out = capsys.readouterr()
     text = out.out + out.err
-    assert "/players: 7 players; this game takes 2 to 6" in text
+    assert "/players: 7 players; Carcassonne takes 2 to 5" in text
     assert "'name'" not in text and "[" not in text
+
+
+# ------------------------------------------------------------------ a log of another game
+# (issue 35, items 1, 2 and 9): where, and what in the game's own terms; never "None"
+
+GAMES = ("base", "hunters-gatherers", "manhattan")
+RELABELLED = [(a, b) for a in GAMES for b in GAMES if a != b]
+
+
+def _failure_of(log: dict[str, Any]) -> tuple[str | None, str]:
+    report = verify(log)
+    assert report.exit_code == 2 and report.failure is not None, report.line()
+    return report.failure.path, report.failure.message
+
+
+@pytest.mark.parametrize(("source", "game"), RELABELLED, ids=[f"{a}-as-{b}" for a, b in RELABELLED])
+def test_a_log_relabelled_as_another_game_says_where_and_what(source: str, game: str) -> None:
+    log = {**generate_log(source, 2, 1), "game": game}
+    path, message = _failure_of(log)
+    assert path and path.startswith("/"), (path, message)
+    assert "None" not in message and "schema rule" not in message, message
+    assert not JSONSCHEMA_WORDS.search(message), message
+
+
+def test_a_carcassonne_log_called_manhattan_names_its_first_move(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's repro: ``generate --seed 1 | sed 's/"base"/"manhattan"/'``, then ``verify``
+    and ``diff --b game=manhattan`` of the log as it was."""
+    text = dumps(generate_log("base", 2, 1))
+    relabelled = tmp_path / "x.json"
+    relabelled.write_text(text.replace('"game": "base"', '"game": "manhattan"'))
+    said = ("/moves/0: this move is not a Manhattan move: 'figure', 'rotation', 'tile', 'x' "
+            "and 'y' are not fields of one")
+    assert cli_main(["verify", str(relabelled)]) == 2
+    assert f"{relabelled}: unreadable: {said}\n" == capsys.readouterr().out
+    original = tmp_path / "base.json"
+    original.write_text(text)
+    assert cli_main(["diff", "--b", "game=manhattan", "--jobs", "1", str(original)]) == 1
+    out = capsys.readouterr().out
+    assert f"B: illegal, L1: {said}" in out and "None" not in out
+
+
+@pytest.mark.parametrize(("game", "change", "path", "words"), [
+    ("manhattan", lambda g: g.update(tileset={"id": "base-1e"}), "/tileset",
+     "'tileset' is not a field of a Manhattan log"),
+    ("base", lambda g: g.update(deal=[[1]]), "/deal", "'deal' is not a field of a Carcassonne log"),
+    ("hunters-gatherers", lambda g: g["players"][0].update(side="north"), "/players/0/side",
+     "'side' is not a field of a player of Hunters & Gatherers"),
+    ("manhattan", lambda g: g["moves"][0].update(card=1), "/moves/0/card",
+     "'card' is not a field of this kind of move"),
+    ("manhattan", lambda g: g.update(expansions=["inns-cathedrals"]), "/expansions",
+     "Manhattan has no expansions"),
+    ("manhattan", lambda g: g.update(options={"small_city": 2}), "/options",
+     "Manhattan has no options"),
+    ("manhattan", lambda g: g["moves"][0].update(choose={"x" * 33: [1]}), "/moves/0/choose",
+     f"the name {'x' * 33!r}: must be at most 32 characters, not 33"),
+    ("base", lambda g: g.update(game="catan"), "/game",
+     "this service plays no game 'catan' (it plays base, hunters-gatherers and manhattan)"),
+])
+def test_a_field_of_another_game_is_refused_where_it_is(
+        game: str, change: Callable[[dict[str, Any]], object], path: str, words: str) -> None:
+    """A field the game refuses (a ``false`` schema: jsonschema gives it no path) is named at
+    its path; a field the game does not have at all says so in the game's name."""
+    log = copy.deepcopy(generate_log(game, 2, 1))
+    change(log)
+    assert _failure_of(log) == (path, words)
+
+
+@pytest.mark.parametrize(("game", "players", "expansions", "words"), [
+    ("manhattan", 1, [], "1 player; Manhattan takes 2 to 4"),
+    ("manhattan", 7, [], "7 players; Manhattan takes 2 to 4"),
+    ("hunters-gatherers", 1, [], "1 player; Hunters & Gatherers takes 2 to 5"),
+    ("base", 7, ["inns-cathedrals"], "7 players; Carcassonne takes 2 to 6"),
+])
+def test_too_few_or_too_many_players_are_counted_by_the_game(game: str, players: int,
+                                                             expansions: list[str],
+                                                             words: str) -> None:
+    """The bounds come from the family (and its expansions), not from the envelope's 2 to 6."""
+    log = {**generate_log(game, 2, 1), "players": [{"name": f"P{i}"} for i in range(players)]}
+    if expansions:
+        log["expansions"] = expansions
+    assert _failure_of(log) == ("/players", words)
+
+
+def test_five_players_of_manhattan_break_its_rule_m1() -> None:
+    log = {**generate_log("manhattan", 2, 1), "players": [{"name": f"P{i}"} for i in range(5)]}
+    report = verify(log)
+    assert report.exit_code == 1 and report.failure is not None
+    assert (report.failure.rule, report.failure.message) == ("M1",
+                                                              "5 players; Manhattan takes 2 to 4")
+
+
+def test_a_tile_not_turned_is_said_so_in_refusals_and_menus() -> None:
+    """One wording of a rotation of 0 everywhere: "not turned" (never "turned 0°")."""
+    assert _failure("discard-placeable.json").endswith(", not turned")
+    assert _failure("unknown-location.json").startswith(
+        "tile U (a straight road), not turned, has no place 'cloister'")
+    assert _failure("edge-mismatch.json").startswith("tile E (a city cap) at (-4,-1), turned 90°: ")
+    game = read_game(generate_log("base", 2, 1))
+    state = game.playback.position(5).state
+    found = choices(state, explorer_of(game.family), game.moves[5])
+    refusals = [r.message for r in found.refusals if r.rule == "G4" and " meets " in r.message]
+    assert refusals and all("turned 0°" not in m for m in refusals)
+    assert any(", not turned: " in m for m in refusals)
+    steps = {o.move["rotation"]: o.steps[0] for o in found.options}
+    assert steps[0] == "not turned" and steps.get(90, "turned 90°") == "turned 90°"
 
 
 def _error(schema: dict[str, Any], value: Any) -> Any:

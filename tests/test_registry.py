@@ -211,7 +211,7 @@ def test_a_broken_family_is_said_once_on_the_command_line(tmp_path: Path) -> Non
 # ------------------------------------------------------------------ a game nobody installed
 
 
-UNKNOWN = ("no family 'chess' is installed (installed: base, hunters-gatherers, manhattan)")
+UNKNOWN = "this service plays no game 'chess' (it plays base, hunters-gatherers and manhattan)"
 
 
 def _chess() -> str:
@@ -254,7 +254,8 @@ def test_no_family_at_all_says_how_to_install(monkeypatch: pytest.MonkeyPatch,
         assert families() == ()
         with pytest.raises(LogFormatError) as info:
             family("base")
-        assert "installed: none" in info.value.message and "./run" in info.value.message
+        assert "plays no game 'base': no game family" in info.value.message
+        assert "./run" in info.value.message
         assert main(["generate", "--game", "base"]) == 2
         assert NO_FAMILIES in capsys.readouterr().err
     plugins.forget()

@@ -339,8 +339,11 @@ def test_upload_illegal_game_opens_at_its_failing_move(client: FlaskClient,
 
 @pytest.mark.parametrize("form,message", [
     ({"log": ""}, "choose a file or paste a log"),
-    ({"log": "{"}, "Schema error at /: invalid JSON"),
-    ({"log": '{"format": "carcassonne-replay/log"}'}, "Schema error at /:"),
+    ({"log": "{"}, "The log is not readable: invalid JSON"),
+    ({"log": '{"format": "carcassonne-replay/log"}'}, "The log is not readable: a log needs "),
+    ({"log": '{"format": "carcassonne-replay/log", "version": 2, "game": "base", "players": '
+             '[{"name": "A"}, {"name": "B"}], "moves": []}'},
+     "The log is not readable at /version: must be 1, not 2"),
 ])
 def test_upload_errors_are_shown_on_the_form(client: FlaskClient, form: dict[str, str],
                                              message: str) -> None:

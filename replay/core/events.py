@@ -62,6 +62,11 @@ def join_words(words: list[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def article(noun: str) -> str:
+    """``a knight``, ``an inn``, ``an Azul log``."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 def seats(players: Sequence[int], names: Sequence[str]) -> str:
     """Seats as a comma-separated list of names (``nobody`` when empty)."""
     return ", ".join(names[int(p)] for p in players) or "nobody"

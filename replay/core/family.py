@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from . import hashing
 from .errors import IllegalMove, LogFormatError
+from .events import join_words
 from .plugins import Group, load_ref
 from .values import value_type
 
@@ -305,12 +306,12 @@ class Family(ABC):
         if count > limit and adds and count <= self.seat_limit([*expansions, adds[0].name]):
             hint = (f" (a {_ordinal(count)} player needs {adds[0].label}, "
                     f"{adds[0].rule_prefix}1)")
-        raise IllegalMove(self.player_rule, f"{count} players; this game takes "
-                          f"{self.min_players} to {limit}{hint}")
+        raise IllegalMove(self.player_rule, f"{count} player{'s' if count != 1 else ''}; "
+                          f"{self.label} takes {self.min_players} to {limit}{hint}")
 
     def check_expansions(self, expansions: Sequence[str], path: str = "/expansions") -> None:
         if expansions and not self.expansions:
-            raise LogFormatError(f"{self.label} takes no expansions", path)
+            raise LogFormatError(f"{self.label} has no expansions", path)
         for i, x in enumerate(expansions):
             if x not in self.expansions:
                 raise LogFormatError(f"{x!r} is not an expansion of {self.label} (choose from "
@@ -489,8 +490,8 @@ def not_installed(name: str) -> str:
         return f"the family {name!r} is installed but cannot be loaded: {why}"
     names = [f.name for f in families()]
     if not names:
-        return f"no family {name!r} is installed (installed: none; {NO_FAMILIES})"
-    return f"no family {name!r} is installed (installed: {', '.join(names)})"
+        return f"this service plays no game {name!r}: {NO_FAMILIES}"
+    return f"this service plays no game {name!r} (it plays {join_words(names)})"
 
 
 # said when no family at all is registered: the project's own distribution, which declares

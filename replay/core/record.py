@@ -126,7 +126,7 @@ def schema_check(data: Any, moves_checked: bool = False) -> None:
     (``Family.read_moves``), which accepts only valid ones."""
     if type(data) is not dict:
         check_bounds(data)
-        _raise_first(list(islice(_checker(None).iter_errors(data), MAX_ERRORS)))
+        _raise_first(list(islice(_checker(None).iter_errors(data), MAX_ERRORS)), None, data)
         return
     moves = data.get("moves")
     for key, value in data.items():
@@ -137,7 +137,8 @@ def schema_check(data: Any, moves_checked: bool = False) -> None:
     if found is None and type(data.get("game")) is str:  # no such family is installed
         errors.append(_Plain(not_installed(data["game"]), ("game",)))
     if type(moves) is not list:
-        _raise_first(errors + list(islice(_checker(found).iter_errors(data), MAX_ERRORS)))
+        _raise_first(errors + list(islice(_checker(found).iter_errors(data), MAX_ERRORS)), found,
+                     data)
         return
     if len(moves) > MAX_MOVES:
         raise LogFormatError(f"{len(moves)} moves; at most {MAX_MOVES} are read", "/moves")
@@ -145,7 +146,7 @@ def schema_check(data: Any, moves_checked: bool = False) -> None:
         errors += islice(_checker(found).iter_errors({**data, "moves": []}), MAX_ERRORS)
     if found is not None and not moves_checked:
         errors += _move_errors(found, moves)
-    _raise_first(errors)
+    _raise_first(errors, found, data)
 
 
 def _checker(found: Family | None) -> Any:
@@ -185,6 +186,7 @@ class _Located:
         self.validator_value = error.validator_value
         self.instance = error.instance
         self.schema = error.schema
+        self.relative_schema_path = error.relative_schema_path
 
 
 class _Plain:
@@ -196,7 +198,9 @@ class _Plain:
         self.message = message
 
 
-def _raise_first(errors: list[Any]) -> None:
+def _raise_first(errors: list[Any], found: Family | None, data: Any) -> None:
+    """Raise the first of ``errors`` (in path order), told in the words of the game ``found``
+    of the log ``data`` (None: a log of no installed family)."""
     if not errors:
         return
     errors.sort(key=lambda e: ([str(p) for p in e.absolute_path], -len(e.absolute_path)))
@@ -204,7 +208,7 @@ def _raise_first(errors: list[Any]) -> None:
     # descend into the most specific error of a oneOf/anyOf/if-then
     while best.context:
         best = sorted(best.context, key=lambda e: -len(e.absolute_path))[0]
-    raise LogFormatError(_message(best), pointer(best.absolute_path))
+    raise LogFormatError(_message(best, found, data), pointer(best.absolute_path))
 
 
 def _read_moves(data: Any) -> list[Any] | None:
@@ -228,9 +232,15 @@ def _family_of(data: Any) -> Family | None:
         return None
 
 
-def _message(err: Any) -> str:
-    """The words of a schema error (``schema_words``), or of one of ours (``_Plain``)."""
-    msg = str(err.message) if isinstance(err, _Plain) else schema_message(err)
+def _message(err: Any, found: Family | None, data: Any) -> str:
+    """The words of a schema error (``schema_words``, in the game's terms), or of one of ours
+    (``_Plain``)."""
+    if isinstance(err, _Plain):
+        msg = str(err.message)
+    else:
+        named = data.get("expansions") if type(data) is dict else None
+        expansions = [x for x in named if type(x) is str] if type(named) is list else []
+        msg = schema_message(err, game=found, expansions=expansions)
     if len(msg) > 200:
         msg = msg[:200] + "..."
     return msg

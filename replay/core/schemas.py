@@ -125,7 +125,31 @@ def validator(name: str) -> Draft202012Validator:
 def _validator(document: Mapping[str, Any]) -> Draft202012Validator:
     from jsonschema import Draft202012Validator  # on first use: it is slow to import
 
-    return Draft202012Validator(document)
+    return Draft202012Validator(_refusing(document))
+
+
+# ``{"not": {}}`` refuses any value as ``false`` does; jsonschema (4.26) reports a ``false``
+# subschema without its path and rule (``validator`` None, no field named), so a field refused
+# by ``false`` is validated as this instead: the error then has both (``schema_words``).
+REFUSED: dict[str, Any] = {"not": {}}
+
+
+def _refusing(value: Any) -> Any:
+    """``value`` (a schema) with each ``false`` schema of a field or item (under
+    ``properties``, ``patternProperties``, ``prefixItems``) written ``REFUSED``."""
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for key, sub in value.items():
+            if key in ("properties", "patternProperties") and isinstance(sub, Mapping):
+                out[key] = {k: REFUSED if v is False else _refusing(v) for k, v in sub.items()}
+            elif key == "prefixItems" and isinstance(sub, list):
+                out[key] = [REFUSED if v is False else _refusing(v) for v in sub]
+            else:
+                out[key] = _refusing(sub)
+        return out
+    if isinstance(value, list):
+        return [_refusing(v) for v in value]
+    return value
 
 
 # ------------------------------------------------------------------ a family's logs

@@ -20,6 +20,7 @@ from ..core.rng import SeededStream
 from ..core.values import value_type
 from .features import Feature, FeatureGraph, group_links
 from .tileset import SIDE_DELTA, SegmentSeed, TileSet, TileType
+from .words import turned
 
 Cell = tuple[int, int]
 OPPOSITE = (2, 3, 0, 1)  # the side across from each side
@@ -195,7 +196,7 @@ class Board(GameState):
                 dx, dy = SIDE_DELTA[s]
                 other = self.board[(x + dx, y + dy)]
                 raise IllegalMove(
-                    "G4", f"tile {tile.id} ({tile.words}) turned {90 * q}° at ({x},{y}): its "
+                    "G4", f"tile {tile.id} ({tile.words}) at ({x},{y}), {turned(90 * q)}: its "
                     f"{SIDE_WORDS[s]} side ({self.terrain(edges[s])}) meets "
                     f"{self.terrain(key[s])} of tile {other.tile.id} ({other.tile.words}) "
                     f"at ({x + dx},{y + dy})")

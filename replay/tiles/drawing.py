@@ -28,7 +28,7 @@ from .features import Feature
 from .icons import CROOK, HUT, MEEPLE, SHEEP, icon_def
 from .state import Placement, TileState
 from .tileset import ROLE, TileType
-from .words import figure_words, on_feature
+from .words import figure_words, on_feature, turned
 
 Game = TileState
 
@@ -179,7 +179,7 @@ def _tiles(b: _Board) -> str:
     for p in b.game.placements:
         sid, _ = b.tile_ref(p.tile)
         x, y = p.cell
-        title = f"{p.tile.words} at ({x},{y}), turned {90 * p.rot}° (tile {p.tile.id})"
+        title = f"{p.tile.words} at ({x},{y}), {turned(90 * p.rot)} (tile {p.tile.id})"
         out.append(wrap("use", element("title", title), class_="tile", href=f"#{sid}",
                         transform=_transform(x, y, p.rot)))
     return wrap("g", *out, class_="tiles")
@@ -357,7 +357,7 @@ def _ghost(b: _Board, failure: Failure, tile: TileType, cell: tuple[int, int]) -
     sid, art = b.tile_ref(tile)
     x, y = cell
     out = [wrap("use", element("title", f"illegal: tile {tile.id} at ({x},{y}), "
-                                        f"{move.rotation}°"),
+                                        f"{turned(move.rotation)}"),
                 href=f"#{sid}", transform=_transform(x, y, q), opacity=".6")]
     out.append(element("rect", x=_f(x * SIZE + 2), y=_f(y * SIZE + 2), width="96", height="96",
                        fill=FAIL, fill_opacity=".15", stroke=FAIL, stroke_width="5",

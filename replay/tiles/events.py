@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..core.events import event_kind, person
-from .words import article, figure_words, on_feature, where
+from ..core.events import article, event_kind, person
+from .words import figure_words, on_feature, where
 
 ROLES = {"road": "thief", "city": "knight", "field": "farmer", "cloister": "monk",
          "forest": "gatherer", "river": "fisher", "meadow": "hunter"}

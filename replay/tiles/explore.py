@@ -18,7 +18,7 @@ from ..core.svgtext import element, wrap
 from ..core.svgtext import num as _f
 from .art import SIZE
 from .state import TileState
-from .words import figure_text
+from .words import figure_text, turned
 
 TILE_KEYS = frozenset({"x", "y", "rotation", "tile", "figure", "discard", "scores"})
 VIEWBOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
@@ -62,10 +62,10 @@ class TileExplorer(Explorer):
     def place(self, state: GameState, move: Any) -> tuple[str, str, tuple[str, ...]]:
         if getattr(move, "discard", False):
             return "", "", ("discard the tile: it fits nowhere (G5)",)
-        turned = "not turned" if not move.rotation else f"turned {move.rotation}°"
         figure = figure_text(None, move) or "no figure"
         extra = self.extra_words(state, move)
-        return f"{move.x},{move.y}", "", (turned, figure, *((extra,) if extra else ()))
+        return f"{move.x},{move.y}", "", (turned(move.rotation), figure,
+                                          *((extra,) if extra else ()))
 
     def spot_label(self, spot: str) -> str:
         return f"cell ({spot})"

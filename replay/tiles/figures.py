@@ -14,13 +14,14 @@ from mypy_extensions import mypyc_attr
 
 from ..core import hashing
 from ..core.errors import IllegalMove
+from ..core.events import article
 from ..core.values import value_type
 from .board import Board, Cell, Placement
 from .events import FigurePlaced, FigureReturned
 from .features import Feature, FeatureGraph, Figure
 from .moves import FigureChoice
 from .tileset import ROLE, TileType
-from .words import where_code
+from .words import turned, where_code
 
 if TYPE_CHECKING:
     from ..core.sink import EventSink
@@ -112,13 +113,13 @@ class Figures(Board):
         seg_index = rot.locations.get(fig.location)
         if seg_index is None:
             names = sorted(rot.locations)
-            raise IllegalMove("G6", f"tile {tile.id} ({tile.words}) turned {90 * q}° has no "
+            raise IllegalMove("G6", f"tile {tile.id} ({tile.words}), {turned(90 * q)}, has no "
                               f"place {fig.location!r} for a figure (its places: "
                               f"{', '.join(names)})")
         seg = tile.segments[seg_index]
         kind = self.figure_kinds[fig.kind]
         if seg.type not in kind.segments:
-            raise IllegalMove(kind.rule, f"a {_words(fig.kind)} cannot stand on the "
+            raise IllegalMove(kind.rule, f"{article(_words(fig.kind))} cannot stand on the "
                               f"{seg.type} {where_code(fig.location)}")
         graph = self.graph
         if kind.family != "follower":

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..core.events import article
 from ..core.family import GameState, family
 from ..lab.checker import Checker, Choose
 from .moves import FigureChoice
@@ -334,7 +335,8 @@ class TileChecker(Checker):
         assert type(fid) is int and 0 <= fid < len(graph.parent), f"feature_id of {e}"
         feat = graph.of(fid)
         assert feat.type == want and game.cells_of(feat) == cells, (
-            f"the score event names feature {fid}, a {feat.type} at {game.cells_of(feat)}: {e}")
+            f"the score event names feature {fid}, {article(feat.type)} at "
+            f"{game.cells_of(feat)}: {e}")
         if e["phase"] == "play":
             assert feat.scored, f"a completed {want} that is not marked scored: {e}"
         twins = [f for f in game.features() if f.type == want and game.cells_of(f) == cells]

@@ -26,6 +26,7 @@ from .features import Feature, Figure, group_links, link
 from .figures import FigureKind, Figures
 from .moves import FigureChoice, TileMove
 from .tileset import TileSet, TileType
+from .words import turned
 
 __all__ = ["Cell", "FigureKind", "Placement", "TileState", "build_pile", "group_links", "link"]
 
@@ -313,8 +314,8 @@ class TileState(Figures):
             if self.can_place(tile):
                 first = self.legal_placements(tile)[0]
                 raise IllegalMove("G5", f"tile {tile.id} ({tile.words}) is discarded but can "
-                                  f"be placed, e.g. at ({first[0]},{first[1]}) turned "
-                                  f"{first[2]}°")
+                                  f"be placed, e.g. at ({first[0]},{first[1]}), "
+                                  f"{turned(first[2])}")
             return tile
         rotation = move.rotation
         if rotation not in (0, 90, 180, 270) or type(rotation) is not int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core.events import article
 from ..core.family import MoveText
 
 if TYPE_CHECKING:
@@ -78,11 +79,6 @@ def figure_words(kind: str, role: str | None) -> str:
     if role and role != kind:
         return f"{role} ({label})"
     return label
-
-
-def article(noun: str) -> str:
-    """``a knight``, ``an inn``."""
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
 # --------------------------------------------------------------------------- tiles
@@ -208,6 +204,12 @@ def _nature_parts(by_type: dict[str, list[Segment]]) -> list[str]:
 
 # --------------------------------------------------------------------------- moves
 
+def turned(degrees: int) -> str:
+    """How a tile lies, in the same words in every message and menu: ``not turned``,
+    ``turned 90°``."""
+    return f"turned {degrees}°" if degrees else "not turned"
+
+
 def describe_move(move: Any, events: Sequence[Event] | None, state: GameState,
                   more_words: Sequence[str] = (), more_codes: Sequence[str] = ()) -> MoveText:
     """A tile move told for people and in codes (``Family.describe_move``): the tile in words
@@ -225,8 +227,8 @@ def describe_move(move: Any, events: Sequence[Event] | None, state: GameState,
     if discard:
         head = f"discards {words or 'a tile'}"
     else:
-        turned = f", turned {rotation}°" if rotation else ""
-        head = f"{words or 'a tile'} at ({x},{y}){turned}"
+        how = f", turned {rotation}°" if rotation else ""
+        head = f"{words or 'a tile'} at ({x},{y}){how}"
     extra = "; ".join(w for w in (figure_text(figure, tried), ", ".join(more_words)) if w)
     text = head + (f" · {extra}" if extra else "")
     tile_code = ""

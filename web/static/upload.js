@@ -33,7 +33,8 @@
     if (e && /^unsupported: /.test(e.message || "")) {  // a game this service does not play
       show("bad", what + e.message);
     } else if (e && e.path !== null && e.path !== undefined) {
-      show("bad", what + "Schema error at " + (e.path || "/") + ": " + e.message);
+      const at = e.path && e.path !== "/" ? " at " + e.path : "";
+      show("bad", what + "The log is not readable" + at + ": " + e.message);
     } else if (e) {
       // move N is the N-th move of the log (its JSON entry /moves/N-1), as in the viewer;
       // the report (report_version 2) says both

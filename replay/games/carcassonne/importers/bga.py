@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from ....core.events import article
 from ....core.importing import SHAPE_ERRORS, Imported, Importer, Problems, a_value, shape_error
 from . import bga_tables as T
 from . import uses_bga
@@ -281,8 +282,8 @@ class _Reader:
             raise self.refuse("spot", f"playPartisan: {name} has no spot {pos}")
         at, kind = spot
         if T.KIND_OF_TARGET[target] != kind:
-            raise self.refuse("spot", f"playPartisan: spot {pos} of {name} is a "
-                              f"{T.SEGMENT_OF_KIND[kind]}, not a {target}")
+            raise self.refuse("spot", f"playPartisan: spot {pos} of {name} is "
+                              f"{article(T.SEGMENT_OF_KIND[kind])}, not {article(target)}")
         if T.segment_type(letter, rotation, at) != T.SEGMENT_OF_KIND[kind]:
             raise self.refuse("spot", f"playPartisan: {at} of tile {letter} at rotation "
                               f"{rotation} is no {T.SEGMENT_OF_KIND[kind]}")

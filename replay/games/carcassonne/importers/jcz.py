@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ....core.events import article
 from ....core.importing import SHAPE_ERRORS, Imported, Importer, Problems, a_value, shape_error
 from . import jcz_replay, jcz_setup, uses_jcz
 from .jcz_sheep import Flocks, Generator, is_random, jcz_bag
@@ -226,7 +227,7 @@ class _Reader:
         used = {"hill"} if t.hill else set()
         used |= {k for s in t.segments for k in ("inn", "cathedral") if s.attr(k)}
         for element in sorted(used & off):
-            raise self.problems.refuse("element-off", f"tile {tile.jcz_id} has a {element}, "
+            raise self.problems.refuse("element-off", f"tile {tile.jcz_id} has {article(element)}, "
                                        "which the source plays switched off", where)
         if t.vineyard and "vineyard" in off:
             self.vine_off.add(cell)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ....core.events import article
 from ....core.importing import Problems, a_value
 from .. import CARCASSONNE
 from . import uses_jcz
@@ -282,7 +283,7 @@ def _finish(h: Header, sets: dict[str, int], on: set[str], problems: Problems,
             if element not in on:
                 h.off.add(element)
                 when = ("a cloister is placed next to a vineyard" if element == "vineyard"
-                        else f"a tile with a {element} is placed")
+                        else f"a tile with {article(element)} is placed")
                 problems.warn("element-off", f"{element} is off in the source: the import is "
                               f"refused if {when}", where)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from ....core.events import article
 from ....tiles.sets import builtin_tileset
 from ....tiles.tileset import POSITIONS, SIDES, Rotated, TileType, location_name
 
@@ -112,7 +113,7 @@ def location_at(tile: TileType, rotation: int, mask: str, feature: str | None) -
         raise MaskError(f"location {mask!r} spans two segments of tile {tile.id}")
     seg = tile.segments[segs.pop()]
     if seg.type not in allowed or (want is not None and seg.type != want):
-        raise MaskError(f"location {mask!r} is a {seg.type} of tile {tile.id}, not "
+        raise MaskError(f"location {mask!r} is {article(seg.type)} of tile {tile.id}, not "
                         f"{want or ' or '.join(sorted(allowed))}")
     return location_name(rot, seg.index)
 
@@ -156,5 +157,6 @@ def _inner(tile: TileType, locations: dict[str, int], atom: str, want: str | Non
         raise MaskError(f"location {mask!r}: tile {tile.id} has no {name}")
     seg = tile.segments[locations[name]]
     if want is not None and seg.type != want:
-        raise MaskError(f"location {mask!r} is a {seg.type} of tile {tile.id}, not {want}")
+        raise MaskError(f"location {mask!r} is {article(seg.type)} of tile {tile.id}, not "
+                        f"{want}")
     return name
