@@ -293,7 +293,7 @@ def test_a_side_without_the_other_sides_game_end_says_so() -> None:
 @pytest.mark.parametrize(("args", "said"), [
     (["--a", "small_city=3"], "'3' is not a value of small_city (choose from 2, 4)"),
     (["--b", "smal_city=4"], "'smal_city' is not an option of any installed game"),
-    (["--b", "game=nope"], "no family 'nope' is installed (installed: base"),
+    (["--b", "game=nope"], "this service plays no game 'nope' (it plays base, "),
     (["--a", "small_city"], "give KEY=VALUE"),
     (["--a", "small_city=2", "--a", "small_city=4"], "small_city is given twice"),
     ([], "nothing to compare"),

@@ -181,3 +181,52 @@ def test_a_broken_family_fails_with_the_invariant_and_a_small_log(tmp_path: Path
     assert verified.returncode == 1, verified.stdout + verified.stderr
     assert "INVALID at move 2" in verified.stdout
     assert verified.stdout.strip() in out  # the run said what verify says
+
+
+# ------------------------------------------------------------------ shrinking the options
+
+
+def test_option_values_shrink_simplest_first() -> None:
+    """Hypothesis shrinks a drawn option toward its first value: numbers smallest first,
+    other values the default first (issue 35, item 6)."""
+    from replay.lab.checker import simplest_first
+
+    assert simplest_first(("3x3", "2x2", "4x4"), "3x3") == ("2x2", "3x3", "4x4")
+    assert simplest_first(("9x7", "8x7", "7x6"), "9x7") == ("7x6", "8x7", "9x7")
+    assert simplest_first((4, 2), 4) == (2, 4)
+    assert simplest_first(("per-field", "per-city"), "per-city") == ("per-city", "per-field")
+    assert simplest_first(("off", "2", "4"), "2") == ("2", "off", "4")
+
+
+def test_a_failing_game_shrinks_to_the_simplest_options(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    """A family that lists its larger values first (small_city 4 before 2, the other farm
+    scoring before its default) and a check that fails on every set-up: the game Hypothesis
+    shrinks to has the smallest number and the default, not the first values listed."""
+    from replay.core.family import Option
+    from replay.lab import fuzz_run
+    from replay.lab.checker import Checker
+    from replay.lab.fuzz_command import Plan
+    from replay.lab.machines import GameMachine
+
+    fam = family("base")
+    small, farms, *rest = fam.options
+    monkeypatch.setattr(fam, "options", (
+        Option(small.key, (4, 2), 2, small.rule, small.help),
+        Option(farms.key, ("per-field", "per-city"), "per-city", farms.rule, farms.help), *rest))
+
+    class ThreeMoves(Checker):
+        def check_position(self) -> None:
+            assert self.state.moves_played < 3, "a game of three moves"
+
+    class Machine(GameMachine):
+        CHECKER = ThreeMoves
+
+    for seed in (0, 1, 2):
+        plan = Plan(fam, [((), 20)], None, {}, seed, str(tmp_path), 0)
+        failure = fuzz_run.play(plan, Machine, (), 20, fuzz_run.Recorder(20, plan))
+        assert failure is not None and failure.config is not None
+        assert failure.message.startswith("a game of three moves") and len(failure.moves) == 3
+        assert len(failure.config.players) == 2
+        assert (failure.config.options["small_city"], failure.config.options["farm_scoring"]) \
+            == (2, "per-city"), seed

@@ -146,7 +146,8 @@ def test_a_game_that_is_not_installed_is_named(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "replay", "verify", str(log)],
                           capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == 2
-    assert f"no family '{GAME}' is installed (installed: base, " in done.stdout + done.stderr
+    said = f"this service plays no game '{GAME}' (it plays base, hunters-gatherers and manhattan)"
+    assert said in done.stdout + done.stderr
 
 
 @pytest.mark.parametrize("game", [GAME, VARIANT])
@@ -155,6 +156,37 @@ def test_the_examples_fuzz(site: Path, tmp_path: Path, game: str) -> None:
     args = ["--examples", "3"] if game == GAME else ["--examples", "1", "--players", "2"]
     done = cli(site, "fuzz", "--game", game, *args, "--seed", "1", "--out", str(tmp_path))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def test_a_failing_connect_four_game_shrinks_to_the_smallest_board(
+        installed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An author who lists the largest board first, and a check that fails on every board
+    after five drops: the failing game ``fuzz`` reports is on the smallest board, 7x6, not
+    on the first one listed (issue 35, item 6)."""
+    from replay_connect_four.fuzz import ConnectFourChecker, ConnectFourMachine
+
+    from replay.core.family import Option
+    from replay.lab import fuzz_run
+    from replay.lab.fuzz_command import Plan
+
+    c4 = family(GAME)
+    board = c4.options[0]
+    monkeypatch.setattr(c4, "options", (Option(board.key, ("9x7", "8x7", "7x6"), "9x7",
+                                               board.rule, board.help),))
+
+    class FiveDrops(ConnectFourChecker):
+        def check_position(self) -> None:
+            super().check_position()
+            assert self.state.moves_played < 5, "five drops"
+
+    class Machine(ConnectFourMachine):
+        CHECKER = FiveDrops
+
+    plan = Plan(c4, [((), 10)], None, {}, 3, str(tmp_path), 0)
+    failure = fuzz_run.play(plan, Machine, (), 10, fuzz_run.Recorder(10, plan))
+    assert failure is not None and failure.config is not None
+    assert failure.message.startswith("five drops") and len(failure.moves) == 5
+    assert failure.config.options == {"board": "7x6"}
 
 
 def test_connect_four_in_the_web_viewer(installed: Path, make_app: Callable[..., Flask]) -> None:
@@ -273,3 +305,47 @@ def test_the_plugin_guide_documents_the_whole_interface() -> None:
                  if not n.startswith("_")}
         missing = [n for n in sorted(names) if not re.search(rf"`{n}[`(]", reference)]
         assert not missing, f"docs/plugins.md does not document {cls.__name__}.{missing}"
+
+
+def _guide_block(containing: str) -> str:
+    """The Python block of docs/plugins.md that holds ``containing``."""
+    text = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    found = [b for b in blocks if containing in b]
+    assert len(found) == 1, f"one python block of docs/plugins.md holds {containing!r}"
+    return found[0]
+
+
+def test_the_guide_s_svg_example_runs_as_it_says() -> None:
+    """Issue 35, item 6: the picture's elements as the guide writes them (optional text,
+    ``stroke_width`` written ``stroke-width``, ``class_`` ``class``, the text escaped)."""
+    from replay.core.family import Player
+
+    scope: dict[str, Any] = {"player": Player("Ada & <Ben>", "red"), "prefix": "cr-"}
+    exec(_guide_block("stroke_width"), scope)
+    assert scope["disc"] == ('<circle cx="30" cy="30" r="12" fill="red" stroke-width="2" '
+                             'class="disc"/>')
+    assert scope["label"] == ('<text x="30" y="60" text-anchor="middle">Ada &amp; &lt;Ben&gt;'
+                              '</text>')
+    assert scope["picture"].startswith('<g id="cr-board"><circle ')
+
+
+def test_the_guide_s_facts_of_events_and_hashes_hold(installed: Path) -> None:
+    """Issue 35, item 6: what the guide says of the events (tuples; ``cells`` a sorted list of
+    ``[x, y]`` lists, Connect Four's from 1) and of ``seat_item`` (``item(name, seat, n)``,
+    the score's facts XORed out and in) holds for the example."""
+    from replay.core import hashing
+    from replay.core.events import GameEnd, Score
+
+    assert _guide_block("seat_item").strip().startswith("self.hash ^= hashing.seat_item(")
+    assert hashing.seat_item("s", 1, 3) == hashing.item("s", 1, 3)
+    game = read_game(generate_log(GAME, 2, 7))
+    events = [e for step in steps(game) for e in step.events]
+    scores = [e for e in events if isinstance(e, Score)]
+    (end,) = [e for e in events if isinstance(e, GameEnd)]
+    assert scores and type(end.scores) is tuple and type(end.winners) is tuple
+    for e in scores:
+        assert type(e.winners) is tuple and all(type(s) is int for s in e.winners)
+        assert type(e.strengths) is tuple and all(type(p) is tuple for p in e.strengths)
+        assert type(e.cells) is list and e.cells == sorted(e.cells)
+        assert all(type(c) is list and len(c) == 2 and min(c) >= 1 for c in e.cells)

@@ -65,11 +65,37 @@ def label(name: str, mix: Iterable[str] = ()) -> str:
 def options_for(name: str, mix: Iterable[str] = (),
                 pinned: Mapping[str, Any] | None = None) -> st.SearchStrategy[dict[str, Any]]:
     """Every rule option of the family that the expansions in play use, from the registry;
-    those in ``pinned`` (``fuzz --option``) keep their given value."""
+    those in ``pinned`` (``fuzz --option``) keep their given value. Each is drawn from its
+    values simplest first (``simplest_first``): Hypothesis shrinks a draw toward the first,
+    so a failing game ends on the simplest values that still fail (a 2x2 board when a 3x3
+    one fails too)."""
     mix, pinned = tuple(mix), pinned or {}
     return st.fixed_dictionaries({
-        o.key: st.just(pinned[o.key]) if o.key in pinned else st.sampled_from(o.choices)
+        o.key: st.just(pinned[o.key]) if o.key in pinned else
+        st.sampled_from(simplest_first(o.choices, o.default))
         for o in family(name).options if o.expansion is None or o.expansion in mix})
+
+
+def simplest_first(choices: Iterable[Any], default: Any) -> tuple[Any, ...]:
+    """An option's values in the order a failing game shrinks toward: when every value holds
+    numbers (``4``, ``"3x3"``, ``"9x7"``), the smallest first (by their sum, then in order);
+    otherwise the default first, then the others as the family lists them."""
+    values = tuple(choices)
+    numbers = [_numbers(v) for v in values]
+    if values and all(numbers):
+        return tuple(v for _, _, _, v in sorted(
+            (sum(n), n, i, v) for i, (v, n) in enumerate(zip(values, numbers, strict=True))))
+    return tuple(sorted(values, key=lambda v: v != default))
+
+
+def _numbers(value: Any) -> tuple[float, ...]:
+    """The numbers a value holds: ``4`` (4,), ``"8x7"`` (8, 7), ``"per-city"`` () (nothing
+    for true and false: a switch has no size)."""
+    if type(value) is int or type(value) is float:
+        return (abs(value),)
+    if type(value) is str:
+        return tuple(float(d) for d in re.findall(r"\d+(?:\.\d+)?", value))
+    return ()
 
 
 def rule_ids(fam: Family) -> re.Pattern[str]:

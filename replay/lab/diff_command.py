@@ -80,7 +80,7 @@ def setting(text: str) -> tuple[str, Any]:
     """``KEY=VALUE``: ``game`` and an installed family's name, or an option of some
     installed family and a value it takes (converted to the option's type)."""
     from ..core.errors import LogFormatError
-    from ..core.family import families, family
+    from ..core.family import families, family, not_installed
 
     key, eq, raw = text.partition("=")
     key, raw = key.strip(), raw.strip()
@@ -91,9 +91,7 @@ def setting(text: str) -> tuple[str, Any]:
         try:
             family(raw)
         except LogFormatError:
-            names = ", ".join(f.name for f in families())
-            raise argparse.ArgumentTypeError(
-                f"no family {raw!r} is installed (installed: {names})") from None
+            raise argparse.ArgumentTypeError(not_installed(raw)) from None
         return key, raw
     options = [o for f in families() for o in f.options if o.key == key]
     if not options:

@@ -160,7 +160,9 @@ class GameMachine(RuleBasedStateMachine):
 
     def options(self, data: st.DataObject) -> dict[str, Any]:
         """The values of the registry's options of the expansions in play, ``OPTIONS``
-        pinned, the others drawn."""
+        pinned, the others drawn simplest first (``options_for``), so that a failing game
+        shrinks to the simplest values that still fail: a ``new_game`` of a family's own
+        should take its options from here."""
         return data.draw(options_for(self.FAMILY, self.MIX, self.OPTIONS), label="options")
 
     def pick_move(self, choose: Choose, roll: Roll) -> Any:
