@@ -8,6 +8,9 @@ of seconds (``None``: no limit; see ``web.limits``), ``UPLOAD_BATCH_FILES`` [50]
 ``UPLOAD_BATCH_BYTES`` [20 MB] the files, and bytes in all, of one post of several files to the
 upload page (see ``web.uploads``: each file is held to ``MAX_CONTENT_LENGTH`` on its own).
 
+``ALLOWED_HOSTS`` [none] the names the app answers to besides localhost and IP addresses (its
+``Host`` header; others get 421, see ``web.guard``).
+
 Every response says what it cost in its ``Server-Timing`` header (``cpu;dur=`` the CPU
 milliseconds of the thread that served it), which the drill (``tools/drill.py``) reads.
 """
@@ -25,7 +28,7 @@ from replay.core.json_input import MAX_BYTES
 
 from . import analysis, api, db, errors, uploads, views
 from .games import Cache
-from .guard import check_origin
+from .guard import check_host, check_origin
 
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
        "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
@@ -57,6 +60,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(analysis.bp)
     errors.register(app)
     app.before_request(_start)
+    app.before_request(check_host)  # a Host not ours (DNS rebinding): 421 (web.guard)
     app.before_request(check_origin)  # cross-site posts: 415 / 403 (web.guard)
     app.after_request(_headers)
     app.wsgi_app = _BufferUnsized(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]),  # type: ignore[method-assign]

@@ -8,7 +8,9 @@ instead of any answer. ``BodyParser`` (installed in each server process by ``ins
 at most the app's limit plus one byte of a body, reads and discards the rest up to ``discard``
 bytes, and hands the request to the app, which answers with its 413 (JSON under ``/api``, the
 HTML page elsewhere). A body longer than ``discard`` is cut there and the connection closed
-after the answer (``Connection: close``): the bound on what one request may make us read.
+after the answer (``Connection: close``; ``cut`` says so): the bound on what one request may
+make us read, though not on what the client sends (``web.connections`` reads and drops the rest
+for a bounded time after the answer, so that the client still reads it).
 A post to the upload page (``batch_path``) may hold several logs: it is kept up to ``batch``.
 """
 
@@ -44,6 +46,7 @@ class BodyParser(HTTPRequestParser):  # type: ignore[misc]
 
     limit = 5 * 1024 * 1024
     discard = 32 * 1024 * 1024
+    cut = False  # the body was cut at ``discard``: the client may still be sending it
     batch = limit
     batch_path = UPLOAD_PATH
     # waitress's attributes (untyped there)
@@ -80,6 +83,7 @@ class BodyParser(HTTPRequestParser):  # type: ignore[misc]
         return consumed
 
     def _close_after(self) -> None:
+        self.cut = True
         self.connection_close = True
         self.headers["CONNECTION"] = "close"
 

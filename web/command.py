@@ -15,12 +15,14 @@ from typing import Any
 
 from replay.cli_help import whole_number
 
+from .guard import host_name, served_names
 from .limits import parse_rate
 from .server import Settings
 
 EXAMPLES = """examples:
   python -m replay serve                                    # http://127.0.0.1:5000/, games.db here
   python -m replay serve --host 0.0.0.0 --port 8080 --db /var/lib/replay/games.db
+  python -m replay serve --host 0.0.0.0 --allowed-host replay.example.org   # its public name
   python -m replay serve --debug                            # Werkzeug, one process"""
 
 
@@ -56,6 +58,23 @@ def add_serve(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None
     s.add_argument("--timeout", type=whole_number(1, 64), default=defaults.channel_timeout,
                    metavar="S", help="close a connection silent this many seconds "
                                      f"(default: {defaults.channel_timeout})")
+    s.add_argument("--client-connections", type=whole_number(0, 100000),
+                   default=defaults.client_connections, metavar="N",
+                   help="connections one client (an IP address, an IPv6 /64) may hold at once "
+                        "in each process; more are answered 429; 0: no cap, e.g. behind a "
+                        "proxy, where every client has the proxy's address "
+                        f"(default: {defaults.client_connections})")
+    s.add_argument("--client-queued", type=whole_number(0, 100000),
+                   default=defaults.client_queued // 2**20, metavar="MB",
+                   help="megabytes of answers one client may leave unread in each process; "
+                        "past them its further requests wait, or are answered 429; 0: no bound "
+                        f"(default: {defaults.client_queued // 2**20})")
+    s.add_argument("--allowed-host", type=host_name, action="append", default=[],
+                   metavar="NAME",
+                   help="a name the server answers to (the Host header), besides localhost, "
+                        "IP addresses, this machine's name and --host; repeat it for more. "
+                        "A request naming any other host is refused (421), so that another "
+                        "site whose name points here (DNS rebinding) cannot use the service")
     s.add_argument("--rate-limit", type=_rate, default="60/60", metavar="N/S",
                    help="uploads and verifications a client may make in S seconds, or "
                         "'off'; above it: 429 with Retry-After (default: 60/60)")
@@ -70,7 +89,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     with ``--debug``."""
     from .server import serve
 
-    config: dict[str, Any] = {"DATABASE": args.db, "RATE_LIMIT": args.rate_limit}
+    config: dict[str, Any] = {"DATABASE": args.db, "RATE_LIMIT": args.rate_limit,
+                              "ALLOWED_HOSTS": served_names(args.host, args.allowed_host)}
     if args.debug:
         from .app import create_app
         from .server import open_library
@@ -83,4 +103,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app.run(host=args.host, port=args.port, debug=True, use_reloader=False, threaded=True)
         return 0
     return serve(config, Settings(host=args.host, port=args.port, processes=args.processes,
-                                  threads=args.threads, channel_timeout=args.timeout))
+                                  threads=args.threads, channel_timeout=args.timeout,
+                                  client_connections=args.client_connections,
+                                  client_queued=args.client_queued * 2**20))

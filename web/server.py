@@ -3,9 +3,11 @@
 Why waitress: it reads every request whole (headers and body, chunked or not) on its own event
 loop before a thread of the application sees it, so a slow or silent client holds a socket,
 never one of the few application threads; it enforces a body limit for every framing, closes
-connections idle for ``channel_timeout`` seconds and caps open connections. Gunicorn's threads
-read the request themselves, and its documentation asks for a buffering proxy in front for
-that reason; we want ``./run`` safe on its own. Waitress is pure Python with no dependencies.
+connections idle for ``channel_timeout`` seconds and caps open connections (``web.connections``
+bounds what waitress left open: clients that never read, one client's share, the close after a
+body cut short). Gunicorn's threads read the request themselves, and its documentation asks
+for a buffering proxy in front for that reason; we want ``./run`` safe on its own. Waitress is
+pure Python with no dependencies.
 
 Waitress serves from one process, and the engine's work is CPU-bound Python (one core per
 process), so ``serve`` forks ``processes`` children that accept on one socket (the kernel hands
@@ -45,7 +47,15 @@ class Settings:
     processes: int = DEFAULT_PROCESSES
     threads: int = 4  # requests handled at once per process; more wait, already read
     connection_limit: int = 200  # open connections per process
-    channel_timeout: int = 30  # seconds a connection may stay silent (slow clients)
+    channel_timeout: int = 30  # seconds a connection may make no progress (slow clients)
+    # one client's share of a process (web.connections): connections (0: no cap), and bytes of
+    # unsent answers past which its further requests wait or are answered 429 (0: no bound)
+    client_connections: int = 32
+    client_queued: int = 16 * 1024 * 1024
+    # after the answer to a body cut at max_body, what the client still sends is read and
+    # dropped (so that it reads the answer) for at most this long and this much
+    linger_seconds: float = 30.0
+    linger_bytes: int = 128 * 1024 * 1024
     # a body over the app's limit is read (and dropped) up to this many bytes, so that the
     # client reads the app's 413; past it the connection is closed after the answer
     max_body: int = 32 * 1024 * 1024
@@ -53,12 +63,11 @@ class Settings:
 
 def run_child(sock: socket.socket, config: Mapping[str, Any], settings: Settings) -> None:
     """Serve the app on ``sock`` in this process until it is stopped."""
-    import waitress
-
     from replay.core.json_input import MAX_BYTES
 
     from .app import create_app
     from .bodies import install
+    from .connections import make_server
 
     # requests waiting for a thread are the design (threads cap the work at once), not news:
     # waitress would log a warning for each one
@@ -66,10 +75,10 @@ def run_child(sock: socket.socket, config: Mapping[str, Any], settings: Settings
     app = create_app(config)
     bodies = install(int(app.config.get("MAX_CONTENT_LENGTH") or MAX_BYTES), settings.max_body,
                      int(app.config.get("UPLOAD_BATCH_BYTES") or 0))
-    waitress.serve(app, sockets=[sock], threads=settings.threads,
-                   connection_limit=settings.connection_limit,
-                   channel_timeout=settings.channel_timeout, ident="carcassonne-replay",
-                   expose_tracebacks=False, _quiet=True, **bodies)
+    make_server(app, sock, settings, threads=settings.threads,
+                connection_limit=settings.connection_limit,
+                channel_timeout=settings.channel_timeout, ident="carcassonne-replay",
+                expose_tracebacks=False, **bodies).run()
 
 
 def open_library(path: str) -> str | None:
