@@ -23,11 +23,12 @@ from pathlib import Path
 import pytest
 
 from replay.audit import audit, walk
-from replay.audit.html_report import write_html
+from replay.audit.report import write_html
 from replay.audit.sources import Item
 from replay.cli import main as cli_main
 from replay.lab.diff import COMPARED
-from replay.lab.diff_report import TextWriter as DiffText
+from replay.lab.diff_report import DIFF
+from replay.reports import writer
 
 from .support import ROOT
 
@@ -131,7 +132,7 @@ def test_audit_and_diff_print_names_escaped(tmp_path: Path) -> None:
     row = {"source": "x.json", "status": COMPARED, "changed": False,
            "final_scores_b": {HOSTILE: 3}}
     text = io.StringIO()
-    DiffText(text, verbose=True).row(row)
+    writer(DIFF, "text", text, verbose=True).row(row)
     _no_controls(text.getvalue())
 
 

@@ -10,10 +10,12 @@ import io
 import json
 import re
 from collections import Counter
+from typing import Any
 
-from replay.audit.html_report import histogram, viewer_url, write_html
-from replay.audit.report import Summary
+from replay.audit.report import Summary, game_url, write_html
 from replay.audit.work import failed_row, verify_task
+from replay.reports import charts
+from replay.reports.html import environment
 
 from .support import FIXTURES
 
@@ -58,9 +60,9 @@ def test_only_illegal_games_link_to_the_viewer_and_rules_have_names() -> None:
     rows = {name: _row(name, (INVALID / name).read_bytes()) for name in (
         "edge-mismatch.json", "not-utf8.json", "malformed-json.json", "missing-players.json",
         "overdrawn-tile.json", "wrong-final-claim.json")}
-    linked = {n for n, r in rows.items() if viewer_url(VIEWER, r)}
+    linked = {n for n, r in rows.items() if game_url(VIEWER, r)}
     assert linked == {"edge-mismatch.json", "overdrawn-tile.json", "wrong-final-claim.json"}
-    assert viewer_url(VIEWER, rows["edge-mismatch.json"]).endswith("/moves/9")  # type: ignore[union-attr]
+    assert game_url(VIEWER, rows["edge-mismatch.json"]).endswith("/moves/9")  # type: ignore[union-attr]
     summary = Summary()
     for r in rows.values():
         summary.add(r)
@@ -87,7 +89,8 @@ def test_only_illegal_games_link_to_the_viewer_and_rules_have_names() -> None:
 
 def test_each_bar_of_a_histogram_carries_its_count() -> None:
     scores = Counter({10: 3, 11: 1, 40: 2, 95: 7})
-    svg = histogram(scores, "final scores of x")
+    macros: Any = environment().get_template("charts.html").module
+    svg = str(macros.histogram(charts.histogram(scores, "final scores of x"), "x"))
     bars = re.findall(r'<rect [^>]*><title>([^<]*)</title>', svg)
     counted = re.findall(r'<text class="count" [^>]*text-anchor="middle">(\d+)</text>', svg)
     assert sum(map(int, counted)) == sum(scores.values()) == 13

@@ -4,8 +4,9 @@ and ``python -m replay ingest`` (store a corpus in the web library).
 
 ``sources`` walks the input into items, ``work`` verifies them into rows, ``runner`` spreads
 the batches over a local process pool (``dask_runner``: a Dask cluster), ``resume`` keeps a
-checkpoint, ``report`` and ``html_report`` write the summary and the report, ``ingest``
-stores, ``command`` puts it together for the command line.
+checkpoint, ``report`` makes the summary and says what the report shows (its formats are
+written by ``replay.reports``), ``ingest`` stores, ``command`` puts it together for the
+command line.
 """
 
 from __future__ import annotations

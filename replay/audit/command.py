@@ -13,9 +13,9 @@ from typing import IO, Any, cast
 
 from ..core.json_input import MAX_BYTES
 from ..core.verify import EXIT_INTERNAL, EXIT_UNREADABLE
+from ..reports import writer
 from . import resume
-from .html_report import HtmlWriter
-from .report import CsvWriter, JsonWriter, Summary, TextWriter, Writer
+from .report import AUDIT, Summary
 from .runner import Backend, LocalPool, Stats, Worker, check_plugins, run, tasks
 from .sources import DEFAULT_LIMITS, Limits, count, walk
 from .work import Row, Task, verify_batch
@@ -93,17 +93,6 @@ class Progress:
             self.bar.close()
 
 
-def writer(fmt: str, out: IO[str], viewer: str | None = None, verbose: bool = False,
-           title: str = "Audit") -> Writer:
-    if fmt == "json":
-        return JsonWriter(out)
-    if fmt == "csv":
-        return CsvWriter(out)
-    if fmt == "html":
-        return HtmlWriter(out, title, viewer)
-    return TextWriter(out, verbose)
-
-
 def rows(sources: Sequence[str], jobs: int | None = None, dask: str | None = None,
          shared_fs: bool | None = None, limits: Limits = DEFAULT_LIMITS,
          done: dict[int, Row] | None = None, progress: Callable[[int], None] | None = None,
@@ -153,7 +142,7 @@ def audit(sources: Sequence[str], out: IO[str], fmt: str = "text", jobs: int | N
     audit; Ctrl-C raises ``Interrupted`` (a KeyboardInterrupt) with the games done, and leaves
     the checkpoint whole."""
     summary = Summary(sources=tuple(sources), checkpoint=checkpoint)
-    report = writer(fmt, out, viewer, verbose)
+    report = writer(AUDIT, fmt, out, viewer, verbose, "Audit")
     start = time.perf_counter()
     try:
         done = resume.load(checkpoint, sources) if checkpoint else {}

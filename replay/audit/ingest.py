@@ -27,7 +27,7 @@ from ..core.printable import printable
 from ..core.verify import EXIT_INTERNAL, EXIT_UNREADABLE, EXIT_VALID, internal_message, verify
 from ..library import store as library
 from ..library.rows import game_row, source_meta, store_row
-from .report import reason
+from ..reports import reason
 from .sources import DEFAULT_LIMITS, Limits
 from .work import Row, Task, failed_row, warm
 

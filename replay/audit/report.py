@@ -1,32 +1,32 @@
-"""An audit's report: the summary, and the writers of its formats (text, JSON Lines, CSV;
-the HTML page is ``html_report``).
+"""An audit's report: the summary, and what each format shows of a row (``AUDIT``, a
+``replay.reports.Kind``: the writers of every format are ``replay.reports``'); the page is
+``replay/reports/templates/audit.html``.
 
 Writers take the rows one at a time, in the order of the walk, and the summary at the end,
 so a report of ten million games is written as it goes. Everything but the timings
 (``seconds``, ``games_per_second``) depends only on the rows: the same games give the same
 report, however many workers verified them, and wherever.
+
+The page: the summary, a chart of the failing rule ids (with their names, "G4 · Placement"),
+the score distribution of each game, and the table of the games that are not valid with their
+first failing move (an illegal game linked to the web viewer when its address is given; a
+file that could not be read is not stored there, so it gets no link). A file that is no log is
+said to be what it is ("not UTF-8", "malformed JSON", "unreadable": ``work.not_read``).
 """
 
 from __future__ import annotations
 
-import csv
-import json
-import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
 from ..core.printable import printable
+from ..reports import Kind, reason
 from .work import Row
 
 VERDICTS = ("valid", "unfinished", "illegal", "unreadable", "internal")
 MAX_TABLE = 2000  # non-valid games kept for the HTML table (the rest are counted)
 MAX_EXAMPLES = 5  # names kept per reason something could not be read
-
-
-def reason(message: str | None) -> str:
-    """A message with its numbers taken out, to group alike refusals."""
-    return re.sub(r"(?<![\w.-])\d+(?![\w.])", "N", message or "")[:160]
 
 
 @dataclass
@@ -49,6 +49,8 @@ class Summary:
     resumed: int = 0
     sources: tuple[str, ...] = ()
     checkpoint: str | None = None
+    # ``--ingest DB``: the library the games were stored in, and how many were new there
+    library: dict[str, Any] | None = None
 
     def add(self, row: Row) -> None:
         self.games += 1
@@ -124,41 +126,9 @@ class Summary:
         return line
 
 
-class Writer(Protocol):
-    """A report format: rows one by one, then the summary."""
-
-    def row(self, row: Row) -> None: ...
-
-    def close(self, summary: Summary) -> None: ...
-
-
-class TextWriter:
-    """What ``verify`` prints, for every game that is not valid (all with ``verbose``), then
-    the summary."""
-
-    def __init__(self, out: IO[str], verbose: bool = False) -> None:
-        self.out = out
-        self.verbose = verbose
-
-    def row(self, row: Row) -> None:
-        if self.verbose or row["verdict"] not in ("valid", "unfinished"):
-            self.out.write(printable(row["line"]) + "\n")
-
-    def close(self, summary: Summary) -> None:
-        self.out.write("\n".join(summary.lines()) + "\n")
-
-
-class JsonWriter:
-    """JSON Lines: the ``verify --json`` object of each game, then ``{"summary": ...}``."""
-
-    def __init__(self, out: IO[str]) -> None:
-        self.out = out
-
-    def row(self, row: Row) -> None:
-        self.out.write(json.dumps(row["report"], ensure_ascii=False) + "\n")
-
-    def close(self, summary: Summary) -> None:
-        self.out.write(json.dumps({"summary": summary.as_json()}, ensure_ascii=False) + "\n")
+def _listed(row: Row) -> bool:
+    """The text lists the games that are not valid (every game with ``verbose``)."""
+    return row["verdict"] not in ("valid", "unfinished")
 
 
 # "move" counts from 1 as people do (move 9 is the log entry /moves/8), as in every text
@@ -166,29 +136,73 @@ CSV_COLUMNS = ("name", "verdict", "exit_code", "rule", "move", "player", "messag
                "game", "moves_played", "finished", "scores", "winners", "sha256")
 
 
-def cell(value: Any) -> Any:
-    """A cell a spreadsheet will not run: text starting with = + - @ is quoted with '."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
-class CsvWriter:
-    """One line per game, for spreadsheets (the summary is not a row: it goes to stderr)."""
-
-    def __init__(self, out: IO[str]) -> None:
-        self.writer = csv.writer(out)
-        self.writer.writerow(CSV_COLUMNS)
-
-    def row(self, row: Row) -> None:
-        report = row["report"]
-        scores = "; ".join(f"{n} {s}" for n, s in row["scores"].items())
-        self.writer.writerow([cell(x) for x in (
-            row["name"], row["verdict"], row["exit"], row["rule"],
+def _cells(row: Row) -> list[Any]:
+    report = row["report"]
+    scores = "; ".join(f"{n} {s}" for n, s in row["scores"].items())
+    return [row["name"], row["verdict"], row["exit"], row["rule"],
             row["move"] + 1 if isinstance(row["move"], int) else None, row["player"],
             row["message"], row["format"], row["game"], report.get("moves_played"),
             report.get("finished"), scores, "; ".join(report.get("winners") or []),
-            row["sha256"])])
+            row["sha256"]]
 
-    def close(self, summary: Summary) -> None:
-        pass
+
+def game_url(viewer: str | None, row: Row) -> str | None:
+    """The viewer's page of a game (its failing move), when the game is one the library
+    stores: a readable log (a file that could not be read, or is no log, is never stored: a
+    link would answer 404)."""
+    from ..reports.html import viewer_url
+
+    if row.get("verdict") in ("unreadable", "internal"):
+        return None
+    return viewer_url(viewer, row.get("sha256"), row.get("move"))
+
+
+def _text(value: Any) -> Any:
+    return "" if value is None else value
+
+
+def page(summary: Summary, viewer: str | None) -> dict[str, Any]:
+    """The values of the audit's page (``templates/audit.html``)."""
+    from ..core.rule_names import rule_label
+    from ..reports import charts
+    from ..reports.html import family_label
+
+    s = summary.as_json()
+    cards = [{"key": key, "label": label, "value": s[key]} for key, label in (
+        ("games", "games"), ("valid", "valid"), ("unfinished", "unfinished"),
+        ("illegal", "illegal"), ("unreadable", "unreadable"), ("internal", "internal errors"))
+        if key != "internal" or s[key]]
+    families = []
+    for label, game in sorted((family_label(g), g) for g in summary.scores):
+        title = f"final scores of {label}"
+        families.append({"label": label, "chart_title": title,
+                         "chart": charts.histogram(summary.scores[game], title)})
+    failures = [{"name": r["name"], "url": game_url(viewer, r), "verdict": r["verdict"],
+                 "rule": rule_label(r["rule"]),
+                 "move": r["move"] + 1 if isinstance(r["move"], int) else "",  # from 1
+                 "player": _text(r["player"]), "message": _text(r["message"]),
+                 "format": _text(r["format"])} for r in summary.failures]
+    bad = summary.games - s["valid"] - s["unfinished"]
+    return {
+        "cards": cards, "rate": summary.rate, "exit_code": s["exit_code"],
+        "seconds": summary.seconds, "partial": summary.partial,
+        "partial_names": summary.partial_names,
+        "rules": charts.bars([(rule_label(r), n) for r, n in sorted(
+            summary.rules.items(), key=lambda kv: (-kv[1], kv[0]))], "illegal games by rule id"),
+        "unreadable": [{"n": n, "why": why, "examples": summary.examples[why]} for why, n in
+                       sorted(summary.unreadable.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "families": families, "bad": bad, "failures": failures,
+        "more": bad - len(failures), "library": summary.library, "ingest_option": True}
+
+
+AUDIT = Kind(listed=_listed, line=lambda row: str(row["line"]),
+             public=lambda row: row["report"], columns=CSV_COLUMNS, cells=_cells,
+             template="audit.html", page=page)
+
+
+def write_html(out: IO[str], summary: Summary, title: str = "Audit",
+               viewer: str | None = None) -> None:
+    """The audit's page of ``summary``."""
+    from ..reports.html import write_page
+
+    write_page(out, AUDIT, summary, title, viewer)

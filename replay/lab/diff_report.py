@@ -1,10 +1,13 @@
 """The report of ``python -m replay diff``: the summary (counts, and the mean score change
-B - A with its 95 % confidence interval), and the writers of its formats (text, JSON Lines,
-CSV; the HTML page is ``diff_html``).
+B - A with its 95 % confidence interval), and what each format shows of a row (``DIFF``, a
+``replay.reports.Kind``: the writers are the audit's, ``replay.reports``; the page is
+``replay/reports/templates/diff.html``: the summary, the mean score change per seat and per
+kind of scoring as bars with their intervals, and the table of the changed games, the first
+diverging move linked to the web viewer when its address is given, as the audit links a game).
 
-As the audit's writers, they take the rows one at a time in the order of the walk and the
-summary at the end; everything but the timings depends only on the rows, so the same corpus
-gives the same report however many workers compared it.
+The writers take the rows one at a time in the order of the walk and the summary at the end;
+everything but the timings depends only on the rows, so the same corpus gives the same report
+however many workers compared it.
 
 **The score change.** Over the games that both sides replay to their end (no refused move;
 with ``--baseline``, a wrong claim does not stop a replay), per seat (1: the log's first
@@ -18,17 +21,14 @@ sample standard deviation; none for fewer than 2 games).
 
 from __future__ import annotations
 
-import csv
-import json
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from statistics import NormalDist
-from typing import IO, Any, Protocol
+from typing import Any
 
-from ..audit.report import cell
 from ..core.printable import printable
+from ..reports import Kind, reason
 from .diff import COMPARED, INTERNAL, NOT_COMPARABLE, UNREADABLE, Row
 
 MAX_TABLE = 2000  # changed games kept for the HTML table (the rest are counted)
@@ -80,11 +80,6 @@ class Mean:
         half = t975(self.n - 1) * math.sqrt(var / self.n)
         return {"n": self.n, "mean": round(mean, 4),
                 "ci95": [round(mean - half, 4), round(mean + half, 4)]}
-
-
-def reason(message: str | None) -> str:
-    """A message with its numbers taken out, to group alike reasons."""
-    return re.sub(r"(?<![\w.-])\d+(?![\w.])", "N", message or "")[:160]
 
 
 def exit_code(row: Row) -> int:
@@ -291,31 +286,13 @@ def row_line(row: Row) -> str:
     return line
 
 
-# ------------------------------------------------------------------ the writers
+# ------------------------------------------------------------------ the formats
 
 
-class Writer(Protocol):
-    """A report format: rows one by one, then the summary."""
-
-    def row(self, row: Row) -> None: ...
-
-    def close(self, summary: DiffSummary) -> None: ...
-
-
-class TextWriter:
-    """A line per changed game or game not compared (``verbose``: every game), then the
-    summary."""
-
-    def __init__(self, out: IO[str], verbose: bool = False) -> None:
-        self.out = out
-        self.verbose = verbose
-
-    def row(self, row: Row) -> None:
-        if self.verbose or row["status"] != COMPARED or row["changed"]:
-            self.out.write(printable(row_line(row)) + "\n")
-
-    def close(self, summary: DiffSummary) -> None:
-        self.out.write("\n".join(summary.lines()) + "\n")
+def _listed(row: Row) -> bool:
+    """The text lists the changed games and those not compared (every game with
+    ``verbose``)."""
+    return row["status"] != COMPARED or bool(row["changed"])
 
 
 OUTPUT_FIELDS = ("source", "status", "game", "changed", "first_divergence", "divergence",
@@ -329,38 +306,17 @@ def public(row: Row) -> dict[str, Any]:
     return {k: row.get(k) for k in OUTPUT_FIELDS}
 
 
-class JsonWriter:
-    """JSON Lines: one object per game (``OUTPUT_FIELDS``), then ``{"summary": ...}``."""
-
-    def __init__(self, out: IO[str]) -> None:
-        self.out = out
-
-    def row(self, row: Row) -> None:
-        self.out.write(json.dumps(public(row), ensure_ascii=False) + "\n")
-
-    def close(self, summary: DiffSummary) -> None:
-        self.out.write(json.dumps({"summary": summary.as_json()}, ensure_ascii=False) + "\n")
-
-
 CSV_COLUMNS = ("source", "status", "game", "changed", "first_divergence", "player", "a", "b",
                "refusal_a_move", "refusal_a_rule", "refusal_a_message", "refusal_b_move",
                "refusal_b_rule", "refusal_b_message", "final_scores_a", "final_scores_b",
                "winners_a", "winners_b", "message", "sha256")
 
 
-class CsvWriter:
-    """One line per game, for spreadsheets (the summary goes to stderr)."""
-
-    def __init__(self, out: IO[str]) -> None:
-        self.writer = csv.writer(out)
-        self.writer.writerow(CSV_COLUMNS)
-
-    def row(self, row: Row) -> None:
-        there = row.get("divergence") or {}
-        ra, rb = row.get("refusal_a") or {}, row.get("refusal_b") or {}
-        compared = row["status"] == COMPARED
-        self.writer.writerow([cell(x) for x in (
-            row["source"], row["status"], row.get("game"), row.get("changed"),
+def _cells(row: Row) -> list[Any]:
+    there = row.get("divergence") or {}
+    ra, rb = row.get("refusal_a") or {}, row.get("refusal_b") or {}
+    compared = row["status"] == COMPARED
+    return [row["source"], row["status"], row.get("game"), row.get("changed"),
             row.get("first_divergence"), there.get("player"),
             side_words(there.get("a"), there.get("b")) if there else None,
             side_words(there.get("b"), there.get("a")) if there else None,
@@ -369,7 +325,58 @@ class CsvWriter:
             scores_words(row["final_scores_a"]) if compared else None,
             scores_words(row["final_scores_b"]) if compared else None,
             "; ".join(row.get("winners_a") or []), "; ".join(row.get("winners_b") or []),
-            row.get("message"), row.get("sha256"))])
+            row.get("message"), row.get("sha256")]
 
-    def close(self, summary: DiffSummary) -> None:
-        pass
+
+CARDS = (("games", "games", ""), ("compared", "compared", ""),
+         ("changed", "changed", "changed"), ("unchanged", "the same", "same"),
+         ("winners_changed", "winners changed", ""),
+         ("became_illegal", "illegal under B only", ""),
+         ("became_legal", "illegal under A only", ""), ("unreadable", "unreadable", ""),
+         ("not_comparable", "not comparable", ""), ("internal", "internal errors", ""))
+
+
+def _changed_row(row: Row, viewer: str | None) -> dict[str, Any]:
+    from ..reports.html import viewer_url
+
+    k = row["first_divergence"]
+    there = row.get("divergence") or {}
+    return {"name": row["source"], "move": k,
+            "url": viewer_url(viewer, row.get("sha256"),
+                              k - 1 if isinstance(k, int) and k > 0 else None),
+            "player": there.get("player") or "",
+            "a": side_words(there.get("a"), there.get("b")),
+            "b": side_words(there.get("b"), there.get("a")),
+            "final_a": scores_words(row["final_scores_a"]),
+            "final_b": scores_words(row["final_scores_b"]),
+            "winners": f"{', '.join(row['winners_a']) or '-'} / "
+                       f"{', '.join(row['winners_b']) or '-'}"}
+
+
+def page(summary: DiffSummary, viewer: str | None) -> dict[str, Any]:
+    """The values of the diff's page (``templates/diff.html``)."""
+    from ..reports import charts
+
+    s = summary.as_json()
+    seats = [(f"seat {k}", summary.seats[k].as_json()) for k in sorted(summary.seats)]
+    kinds = None if summary.baseline else [(k, m.as_json())
+                                           for k, m in summary.per_kind().items()]
+    return {
+        "a": summary.a, "b": summary.b, "rate": summary.rate, "seconds": summary.seconds,
+        "exit_code": s["exit_code"], "method": s["score_change"]["method"],
+        "cards": [{"key": key, "label": label, "cls": cls, "value": s[key]}
+                  for key, label, cls in CARDS
+                  if key not in ("internal", "became_legal") or s[key]],
+        "seats": charts.shifts(seats, "mean final score change per seat"),
+        "kinds": None if kinds is None else charts.shifts(kinds, "mean points change per kind"),
+        "not_compared": [{"n": n, "why": why, "examples": summary.examples[why]}
+                         for why, n in sorted(summary.not_compared.items(),
+                                              key=lambda kv: (-kv[1], kv[0]))],
+        "changed": summary.changed,
+        "rows": [_changed_row(row, viewer) for row in summary.changed_rows],
+        "more": summary.changed - len(summary.changed_rows),
+        "library": None, "ingest_option": False}
+
+
+DIFF = Kind(listed=_listed, line=row_line, public=public, columns=CSV_COLUMNS, cells=_cells,
+            template="diff.html", page=page)

@@ -26,8 +26,9 @@ from typing import IO, Any, cast
 from ..audit.command import working
 from ..audit.runner import Stats
 from ..audit.sources import DEFAULT_LIMITS, Limits
+from ..reports import writer
 from .diff import INTERNAL, DiffSpec, Row, diff_batch
-from .diff_report import CsvWriter, DiffSummary, JsonWriter, TextWriter, Writer
+from .diff_report import DIFF, DiffSummary
 
 KEPT = ("report_version", "file", "valid", "finished", "error", "move_hashes", "final_scores",
         "winners")
@@ -115,19 +116,6 @@ class Baseline:
         return len(self.games) - len(self.matched)
 
 
-def writer(fmt: str, out: IO[str], viewer: str | None = None, verbose: bool = False,
-           title: str = "Diff") -> Writer:
-    if fmt == "json":
-        return JsonWriter(out)
-    if fmt == "csv":
-        return CsvWriter(out)
-    if fmt == "html":
-        from .diff_html import HtmlWriter
-
-        return HtmlWriter(out, title, viewer)
-    return TextWriter(out, verbose)
-
-
 def _public(row: Row) -> Row:
     """A row of the runner: a diff's, or the audit's row of a game whose worker died every
     time (``runner.CRASH_MESSAGE``), made a diff's."""
@@ -161,7 +149,7 @@ def diff(sources: Sequence[str], out: IO[str], spec: DiffSpec, fmt: str = "text"
         summary = DiffSummary(f"the baseline report {base.path}", "this engine", True)
     else:
         summary = DiffSummary(describe(spec.a), describe(spec.b))
-    report = writer(fmt, out, viewer, verbose)
+    report = writer(DIFF, fmt, out, viewer, verbose, "Diff")
     start = time.perf_counter()
     # a diff's task is an audit's with one more field, the baseline report of the game
     find = base.find if base is not None else (lambda name: None)

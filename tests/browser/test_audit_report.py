@@ -76,13 +76,14 @@ def test_audit_report_says_what_a_file_is_and_links_only_games(report: Path, pag
     chart = page.locator("svg[aria-label='illegal games by rule id']")
     expect(chart).to_contain_text("G4 · Placement")
     expect(chart.locator("text.count")).to_have_text(["1", "1", "1"])
-    for family in ("base", "hunters-gatherers"):
-        bars = page.locator(f"svg[aria-label='final scores of {family}'] text.count"
+    for label in ("Carcassonne", "Hunters & Gatherers"):  # the games' names, not their ids
+        bars = page.locator(f"svg[aria-label='final scores of {label}'] text.count"
                             "[text-anchor=middle]")
         counts = [int(t) for t in bars.all_text_contents()]
-        assert counts and all(counts), family
+        assert counts and all(counts), label
+    expect(page.locator("h3")).to_have_text(["Carcassonne", "Hunters & Gatherers"])
     assert sum(int(t) for t in page.locator(
-        "svg[aria-label='final scores of base'] text.count[text-anchor=middle]")
+        "svg[aria-label='final scores of Carcassonne'] text.count[text-anchor=middle]")
         .all_text_contents()) == 2 + 3 + 4 + 2  # seats of base-0 .. base-3
     assert _overflow(page) == 0
     page.screenshot(path=str(OUT / "audit-report-desktop.png"), full_page=True)
