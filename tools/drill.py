@@ -5,8 +5,9 @@ Usage: ``.venv/bin/python tools/drill.py [--inputs 20000] [--threads 8]``
 
 Opt-in phases, alone or together (then the hostile-input fuzz runs only with ``--inputs``):
 ``--soak SECONDS [--clients N]`` (mixed traffic), ``--kills`` (a worker, then the parent),
-``--storage`` (a full, then read-only disk), ``--archives`` (``audit`` of hostile archives);
-see ``tools/drill_faults.py``. Example: ``tools/drill.py --soak 60 --clients 20 --kills
+``--storage`` (a full, then read-only disk), ``--archives`` (``audit`` of hostile archives),
+``--slow-readers`` (clients that never read, ``tools/drill_slow.py``); see
+``tools/drill_faults.py``. Example: ``tools/drill.py --soak 60 --clients 20 --kills
 --storage --archives``.
 
 What it does and prints:
@@ -154,6 +155,9 @@ def main() -> int:
     ap.add_argument("--kills", action="store_true", help="kill a worker, then the parent")
     ap.add_argument("--storage", action="store_true", help="a full, then read-only disk")
     ap.add_argument("--archives", action="store_true", help="audit hostile archives")
+    ap.add_argument("--slow-readers", action="store_true",
+                    help="400 connections asking for large answers and never reading, while "
+                         "a normal client is timed")
     args = ap.parse_args()
     import drill_faults  # tools/, beside this file
 

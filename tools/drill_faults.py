@@ -1,5 +1,6 @@
 """The drill's opt-in phases (``tools/drill.py --soak S --clients N --kills --storage
---archives``): what an unlucky operator meets, on a real ``serve`` bound to 127.0.0.1.
+--archives --slow-readers``): what an unlucky operator meets, on a real ``serve`` bound to
+127.0.0.1.
 
 - **soak**: N clients for S seconds of mixed reads and writes (uploads of new logs,
   verifications, lists, games, viewer pages, moves); requests by status, 5xx (must be 0), and
@@ -11,7 +12,10 @@
   ``Retry-After`` while reads and ``POST /api/verify`` go on, and store again after;
 - **archives**: ``audit`` of whole, cut and corrupt archives (tar, gzip, bzip2, xz, zip), a zip
   bomb, entry names with terminal escapes and a directory of FIFOs and link loops: broken
-  archives exit 2, nothing hangs, no raw control character reaches the terminal.
+  archives exit 2, nothing hangs, no raw control character reaches the terminal;
+- **slow_readers** (``tools/drill_slow.py``): 400 connections from 4 addresses asking for a
+  5 MB download and never reading, while a normal client is timed: it is served, the readers
+  are refused past their share or dropped at the timeout.
 
 Every process started here is stopped by its pid; every phase is bounded in time.
 """
@@ -207,7 +211,9 @@ def upload_client(server: Server, tally: Tally, until: float,
 
 def soak(work: Path, seconds: int, clients: int) -> bool:
     """N clients, T seconds of mixed traffic; 0 5xx and every acknowledged upload found."""
-    server = Serve(work / "soak.db")
+    # N clients of one address: past 32 connections a process, the share of one client
+    # would refuse them (the slow-readers phase drills that share, not the soak)
+    server = Serve(work / "soak.db", *(("--client-connections", "0") if clients > 32 else ()))
     print(f"\n== soak: {clients} clients, {seconds} s, mixed reads and writes\n"
           f"server: {server.banner.strip()}")
     try:
@@ -446,7 +452,7 @@ def archives(work: Path) -> bool:
     return good == len(cases)
 
 
-PHASES = ("soak", "kills", "storage", "archives")
+PHASES = ("soak", "kills", "storage", "archives", "slow_readers")
 
 
 def run(work: Path, chosen: Sequence[str], seconds: int, clients: int) -> bool:
@@ -457,6 +463,10 @@ def run(work: Path, chosen: Sequence[str], seconds: int, clients: int) -> bool:
             started = time.perf_counter()
             if phase == "soak":
                 results[phase] = soak(work, seconds, clients)
+            elif phase == "slow_readers":
+                from drill_slow import slow_readers  # it imports this module
+
+                results[phase] = slow_readers(work)
             else:
                 results[phase] = {"kills": kills, "storage": storage,
                                   "archives": archives}[phase](work)
