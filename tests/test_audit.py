@@ -385,3 +385,49 @@ def test_a_plugin_that_cannot_load_is_said_once_a_run(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert ("argument --game: the family 'broken' is installed but cannot be loaded: cannot "
             "load 'broken_games_missing:FAMILY': ModuleNotFoundError") in done.stderr
+
+
+def test_audit_ingest_stores_the_games_its_links_open(
+        tmp_path: Path, make_app: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 35, item 8: the report's links to the viewer answered 404 until the games were
+    also ingested, and nothing said so. Without --ingest the page and stderr say it (and the
+    links do answer 404); with --ingest DB the games are stored as they are verified, in the
+    same run, and every link of the page opens its game."""
+    import re
+
+    from replay.cli import main
+
+    games = tmp_path / "games"
+    games.mkdir()
+    for k in range(3):
+        (games / f"g{k}.json").write_text(dumps(generate_log("base", 2, k)), encoding="utf-8")
+    for name in ("edge-mismatch.json", "wrong-final-claim.json", "not-utf8.json"):
+        (games / name).write_bytes((FIXTURES / "invalid" / name).read_bytes())
+    db, page = tmp_path / "games.db", tmp_path / "audit.html"
+    viewer = "http://viewer.test"
+    common = ["audit", str(games), "--format", "html", "--out", str(page), "--viewer", viewer,
+              "--jobs", "1"]
+
+    assert main(common) == 2  # not-utf8.json: unreadable
+    err = capsys.readouterr().err
+    assert "store them with --ingest DB" in err
+    html = page.read_text(encoding="utf-8")
+    assert "a link answers “not found” until its game is stored there" in html
+    links = re.findall(rf'href="{re.escape(viewer)}(/games/[^"]+)"', html)
+    assert len(links) == 2
+    client = make_app(DATABASE=str(db)).test_client()
+    assert [client.get(link).status_code for link in links] == [404, 404]
+
+    assert main([*common, "--ingest", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert f"library {db}: 5 games stored, 0 there already, 1 not stored" in err
+    assert "store them with --ingest" not in err
+    html = page.read_text(encoding="utf-8")
+    assert "The games were stored in the library" in html and "not found" not in html
+    client = make_app(DATABASE=str(db)).test_client()
+    answers = [client.get(link, follow_redirects=True) for link in links]
+    assert [a.status_code for a in answers] == [200, 200]  # a game's page: its last move
+    assert main([*common, "--ingest", str(db)]) == 2  # again: all there already
+    assert f"library {db}: 0 games stored, 5 there already" in capsys.readouterr().err
+    assert main([*common, "--ingest", str(tmp_path / "no" / "such" / "dir.db")]) == 2
+    assert "audit: cannot open the library" in capsys.readouterr().err

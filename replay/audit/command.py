@@ -136,11 +136,13 @@ def audit(sources: Sequence[str], out: IO[str], fmt: str = "text", jobs: int | N
           dask: str | None = None, shared_fs: bool | None = None, verbose: bool = False,
           progress: bool | None = None, limits: Limits = DEFAULT_LIMITS,
           worker: Worker = verify_batch, batch: int | None = None,
-          stats: Stats | None = None) -> Summary:
+          stats: Stats | None = None, ingest: str | None = None) -> Summary:
     """Audit ``sources``, writing the report in ``fmt`` to ``out``; the summary (its ``exit``
-    is the worst verdict). Raises ``resume.CheckpointError`` for a checkpoint of another
-    audit; Ctrl-C raises ``Interrupted`` (a KeyboardInterrupt) with the games done, and leaves
-    the checkpoint whole."""
+    is the worst verdict). ``ingest``: also store the games it verifies in the web library
+    at that path, as ``ingest`` does (``Summary.library`` says what it stored). Raises
+    ``resume.CheckpointError`` for a checkpoint of another audit, ``ingest.LibraryError``
+    for a library that cannot be opened; Ctrl-C raises ``Interrupted`` (a
+    KeyboardInterrupt) with the games done, and leaves the checkpoint whole."""
     summary = Summary(sources=tuple(sources), checkpoint=checkpoint)
     report = writer(AUDIT, fmt, out, viewer, verbose, "Audit")
     start = time.perf_counter()
@@ -150,18 +152,29 @@ def audit(sources: Sequence[str], out: IO[str], fmt: str = "text", jobs: int | N
             ckpt = resume.Checkpoint(checkpoint, sources) if checkpoint else None
             if ckpt is not None:
                 stack.callback(ckpt.close)
+            store = _library(stack, ingest)
+            if store is not None and worker is verify_batch:
+                from .ingest import audit_batch
+
+                worker = audit_batch  # one verification for the report and the library
             stream = stack.enter_context(working(
                 sources, progress, limits, jobs=jobs, dask=dask, shared_fs=shared_fs,
                 done=done, worker=worker, batch=batch, stats=stats))
             for row in stream:
+                stored: Row = {k: row.pop(k) for k in ("store", "meta") if k in row}
                 if done.get(row["index"]) is row:  # given back from the checkpoint
                     summary.resumed += 1
-                elif ckpt is not None:
-                    ckpt.add(row)
+                else:
+                    if ckpt is not None:
+                        ckpt.add(row)
+                    if store is not None:
+                        store.add({**row, **stored})
                 summary.add(row)
                 report.row(row)
                 if fail_fast and row["exit"] != 0:
                     break
+        if store is not None and ingest is not None:
+            summary.library = store.said(ingest)
     except KeyboardInterrupt:
         raise Interrupted(summary.games, summary.games - summary.resumed) from None
     summary.seconds = time.perf_counter() - start
@@ -169,15 +182,29 @@ def audit(sources: Sequence[str], out: IO[str], fmt: str = "text", jobs: int | N
     return summary
 
 
+def _library(stack: ExitStack, path: str | None) -> Any:
+    """The library ``audit --ingest`` stores in (None without), closed with ``stack``."""
+    if path is None:
+        return None
+    from .ingest import Library
+
+    store = Library(path)
+    stack.callback(store.close)
+    return store
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     """``audit``: verify a corpus; the exit code is the worst verdict."""
     out: IO[str] = (open(args.out, "w", encoding="utf-8", newline="")  # noqa: SIM115
                     if args.out else sys.stdout)
+    from .ingest import LibraryError
+
     try:
         summary = audit(args.sources, out, args.format, args.jobs, args.fail_fast,
                         args.resume, args.viewer, args.dask, args.shared_fs, args.verbose,
-                        limits=Limits(max_bytes=args.max_bytes), batch=args.batch)
-    except resume.CheckpointError as exc:
+                        limits=Limits(max_bytes=args.max_bytes), batch=args.batch,
+                        ingest=args.ingest)
+    except (resume.CheckpointError, LibraryError) as exc:
         print(f"audit: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     except Interrupted as stop:
@@ -188,6 +215,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
             out.close()
     if args.format != "text" or args.out:
         print("\n".join(summary.lines()), file=sys.stderr)
+    if args.viewer and args.format == "html" and not args.ingest:
+        print(f"audit: the report links games to the viewer at {args.viewer}, which shows "
+              "only the games in its library: store them with --ingest DB (the file the "
+              "viewer serves) or 'python -m replay ingest'", file=sys.stderr)
     return min(summary.exit, EXIT_INTERNAL)
 
 
@@ -211,7 +242,8 @@ def interrupted(args: argparse.Namespace, stop: Interrupted) -> str:
 # (``parsers.add_parsers``); --resume is added
 AGAIN = (("--jobs", "jobs", None), ("--format", "format", "text"), ("--out", "out", None),
          ("--fail-fast", "fail_fast", False), ("--viewer", "viewer", None),
-         ("--dask", "dask", None), ("--shared-fs", "shared_fs", False),
+         ("--ingest", "ingest", None), ("--dask", "dask", None),
+         ("--shared-fs", "shared_fs", False),
          ("--batch", "batch", None), ("--max-bytes", "max_bytes", MAX_BYTES),
          ("--verbose", "verbose", False))
 
@@ -230,9 +262,13 @@ def again(args: argparse.Namespace, checkpoint: str) -> str:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     """``ingest``: store a corpus in the web library."""
-    from .ingest import ingest
+    from .ingest import LibraryError, ingest
 
-    result = ingest(args.sources, args.db, args.jobs,
-                    limits=Limits(max_bytes=args.max_bytes), batch_rows=args.batch)
+    try:
+        result = ingest(args.sources, args.db, args.jobs,
+                        limits=Limits(max_bytes=args.max_bytes), batch_rows=args.batch)
+    except LibraryError as exc:
+        print(f"ingest: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
     print("\n".join(result.lines()), file=sys.stderr)
     return result.exit

@@ -15,6 +15,7 @@ verdict, as the viewer shows it.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -29,7 +30,7 @@ from ..library import store as library
 from ..library.rows import game_row, source_meta, store_row
 from ..reports import reason
 from .sources import DEFAULT_LIMITS, Limits
-from .work import Row, Task, failed_row, warm
+from .work import Row, Task, failed_row, row_of, verified, warm
 
 
 def check_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
@@ -49,6 +50,30 @@ def check_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
         return failed_row(index, name, "internal", internal_message(exc))
     return {"index": index, "name": name, "verdict": row.verdict, "exit": 0,
             "message": None, "store": row.as_row(), "meta": source_meta(report)}
+
+
+def audit_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
+    """The audit's row of one item (``work.verify_task``) and, for a game the library can
+    store, its library row (``store``) and its file's ``meta``: one verification for both
+    (``audit --ingest``); never raises."""
+    index, name, _, _, error = task
+    if error is not None:
+        return failed_row(index, name, "unreadable", error)
+    report = verified(task, max_bytes)
+    row = row_of(index, report)
+    if report.readable and not report.internal:
+        try:
+            row["store"] = game_row(report).as_row()
+            row["meta"] = source_meta(report)
+        except LogFormatError:
+            pass  # not stored; the audit's verdict says why
+    return row
+
+
+def audit_batch(tasks: list[Task], max_bytes: int = MAX_BYTES) -> list[Row]:
+    """``audit_task`` of each item of a batch."""
+    warm()
+    return [audit_task(t, max_bytes) for t in tasks]
 
 
 def check_batch(tasks: list[Task], max_bytes: int = MAX_BYTES) -> list[Row]:
@@ -104,19 +129,29 @@ def store(db: Any, rows: list[dict[str, Any]]) -> tuple[int, int, list[str]]:
     return new, dup, verdicts
 
 
+class LibraryError(Exception):
+    """A library that cannot be opened (its directory missing, a read-only disk...)."""
+
+
 class Library:
     """The library at ``path`` (created and migrated when new) taking rows as they come, and
     storing them ``batch_rows`` at a time (one transaction each); what it did in ``result``.
-    ``ingest`` feeds it every row; ``audit --ingest`` the rows of the games it verified."""
+    ``ingest`` feeds it every row; ``audit --ingest`` the rows of the games it verified.
+    Raises ``LibraryError`` when the file cannot be opened or made."""
 
     def __init__(self, path: str, batch_rows: int = 500) -> None:
-        self.result = Ingested(notes=library.migrate(path))
-        self.db = library.connect(path)
+        try:
+            self.result = Ingested(notes=library.migrate(path))
+            self.db = library.connect(path)
+        except (sqlite3.Error, OSError) as exc:
+            why = library.storage_fault(exc) or "not a library"
+            raise LibraryError(f"cannot open the library {path!r} ({why}: {exc})") from None
         self.batch_rows = batch_rows
         self.pending: list[dict[str, Any]] = []
 
     def add(self, row: Row) -> None:
-        """Count a row of ``check_task``, and store it with the next batch if it can be."""
+        """Count a row of ``check_task`` (or ``audit_task``), and store it with the next
+        batch if it can be."""
         result = self.result
         result.games += 1
         if "store" in row:
@@ -142,6 +177,12 @@ class Library:
             self.flush()
         finally:
             self.db.close()
+
+    def said(self, path: str) -> dict[str, Any]:
+        """What an audit's report says of it (``Summary.library``)."""
+        result = self.result
+        return {"path": path, "new": sum(result.stored.values()), "there": result.duplicates,
+                "not_stored": sum(result.unreadable.values()) + result.internal}
 
 
 def ingest(sources: Sequence[str], path: str, jobs: int | None = None,

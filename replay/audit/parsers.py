@@ -31,7 +31,8 @@ claim, 2 an unreadable game, a cut archive or bad arguments, 3 an internal error
 Ctrl-C."""
 AUDIT_EXAMPLES = """examples:
   python -m replay audit corpus/ games.zip logs.tar.gz logs.jsonl
-  python -m replay audit corpus/ --format html --out audit.html --viewer http://127.0.0.1:5000
+  python -m replay audit corpus/ --format html --out audit.html --viewer http://127.0.0.1:5000 \
+      --ingest games.db                                      # then: python -m replay serve
   python -m replay audit corpus/ --format json --out audit.jsonl   # verify --json per game
   python -m replay audit corpus/ --format csv --out audit.csv --jobs 4 --fail-fast
   python -m replay audit big.tar.gz --resume audit.ckpt   # again after Ctrl-C: goes on from there
@@ -87,7 +88,11 @@ def add_parsers(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> No
                         "started again with it goes on where it stopped, with the same report "
                         "(default: none, an interrupted audit starts over)")
     a.add_argument("--viewer", metavar="URL", help="link the HTML report's games to this web "
-                   "viewer, e.g. http://127.0.0.1:5000 (default: no links)")
+                   "viewer, e.g. http://127.0.0.1:5000; a link answers once its game is in "
+                   "the viewer's library: see --ingest (default: no links)")
+    a.add_argument("--ingest", metavar="DB", help="also store the games in the web library at "
+                   "DB (the file 'serve --db' serves), as 'ingest' does, so that the viewer "
+                   "shows them (default: nothing stored)")
     a.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: a scheduler's "
                    "address, or 'local' for a LocalCluster (default: the local process pool)")
     a.add_argument("--shared-fs", action="store_true",

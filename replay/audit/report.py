@@ -109,6 +109,10 @@ class Summary:
                 f"{r} {n}" for r, n in sorted(self.rules.items())))
         for why, n in sorted(self.unreadable.items(), key=lambda kv: (-kv[1], kv[0])):
             out.append(f"not read ({n}): {why} (e.g. {', '.join(self.examples[why][:2])})")
+        if self.library is not None:
+            lib = self.library
+            out.append(f"library {lib['path']}: {lib['new']} games stored, {lib['there']} there "
+                       f"already, {lib['not_stored']} not stored (not readable as logs)")
         out.append(self.pace())
         return [printable(line) for line in out]
 

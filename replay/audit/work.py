@@ -96,12 +96,17 @@ def verify_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
     index, name, path, data, error = task
     if error is not None:
         return failed_row(index, name, "unreadable", error)
+    return row_of(index, verified(task, max_bytes))
+
+
+def verified(task: Task, max_bytes: int = MAX_BYTES) -> Report:
+    """The report of an item the walk could read (``verify``); never raises."""
+    _, name, path, data, _ = task
     try:
-        report = verify(data if data is not None else path or "", max_bytes=max_bytes,
-                        name=name)
+        return verify(data if data is not None else path or "", max_bytes=max_bytes,
+                      name=name)
     except Exception as exc:  # a bug of ours: said per game, the audit goes on
-        report = internal_report(name, exc)
-    return row_of(index, report)
+        return internal_report(name, exc)
 
 
 def row_of(index: int, report: Report) -> Row:
