@@ -1,6 +1,6 @@
 """The drill's slow-reader phase (``tools/drill.py --slow-readers``; issue 35, item A).
 
-A real ``serve`` at its defaults (2 processes, ``--timeout 30``, 32 connections and 16 MB of
+A real ``serve`` at its defaults (2 processes, ``--timeout 30``, 32 connections and 8 MB of
 unread answers per client and process) on 127.0.0.1. Four attacking addresses (127.0.0.10 to
 .13) open 100 connections each, every one asking for the largest answer a client can get (the
 download of a 5 MB log) and never reading it (a 4 kB receive buffer, so that the answers stay
@@ -88,9 +88,9 @@ def reader(host: str, port: int, source: str, path: str) -> socket.socket | None
 
 
 def first_line(sock: socket.socket) -> bytes:
-    """The start of what the server sent ``sock`` so far, without reading it."""
+    """The start (1 kB) of what the server sent ``sock`` so far, without reading it."""
     try:
-        return sock.recv(16, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        return sock.recv(1024, socket.MSG_PEEK | socket.MSG_DONTWAIT)
     except BlockingIOError:
         return b""
     except OSError:
@@ -152,6 +152,8 @@ def slow_readers(work: Path) -> bool:
         time.sleep(1)
         starts = [first_line(s) for s in socks]
         refused = sum(s.startswith(b"HTTP/1.1 429") for s in starts)
+        over_share = sum(s.startswith(b"HTTP/1.1 429") and b"open connections" in s
+                         for s in starts)
         answered = sum(s.startswith(b"HTTP/1.1 200") for s in starts)
         most_held, most_temp, dropped_at = 0, 0, None
         while time.monotonic() - started < TIMEOUT + 20:
@@ -177,7 +179,8 @@ def slow_readers(work: Path) -> bool:
     when = (f"never (within {TIMEOUT + 20} s)" if dropped_at is None
             else f"all after {dropped_at:.1f} s")
     print(f"readers: {len(socks)} connected in {sent:.1f} s ({unmade} could not connect); "
-          f"after 1 s: {answered} being answered, {refused} refused (429), "
+          f"after 1 s: {answered} being answered, {refused} refused (429: {over_share} past "
+          f"the connections of their address, {refused - over_share} past its unsent bytes), "
           f"{len(socks) - answered - refused} waiting unread; the most held at once "
           f"{most_held}; unsent answers in temporary files at most {most_temp / 2**20:.0f} MB")
     print(f"readers dropped: {when} (timeout {TIMEOUT} s)")

@@ -56,7 +56,8 @@ def add_serve(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None
                    help="requests handled at once per process; more wait their turn "
                         f"(default: {defaults.threads})")
     s.add_argument("--timeout", type=whole_number(1, 64), default=defaults.channel_timeout,
-                   metavar="S", help="close a connection silent this many seconds "
+                   metavar="S", help="close a connection that makes no progress this many "
+                                     "seconds, one that does not read its answer too "
                                      f"(default: {defaults.channel_timeout})")
     s.add_argument("--client-connections", type=whole_number(0, 100000),
                    default=defaults.client_connections, metavar="N",

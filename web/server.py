@@ -51,7 +51,7 @@ class Settings:
     # one client's share of a process (web.connections): connections (0: no cap), and bytes of
     # unsent answers past which its further requests wait or are answered 429 (0: no bound)
     client_connections: int = 32
-    client_queued: int = 16 * 1024 * 1024
+    client_queued: int = 8 * 1024 * 1024
     # after the answer to a body cut at max_body, what the client still sends is read and
     # dropped (so that it reads the answer) for at most this long and this much
     linger_seconds: float = 30.0
