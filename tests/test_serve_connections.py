@@ -22,7 +22,8 @@ import pytest
 
 from replay.generate import dumps, generate_log
 from tests.test_service import ROOT, Server
-from web.connections import Channel, client_of
+from web import connections
+from web.connections import Channel, Unread, client_of
 from web.guard import served_names
 
 JSON = {"Content-Type": "application/json"}
@@ -219,3 +220,17 @@ def test_an_allowed_host_is_a_name_alone(name: str) -> None:
     assert proc.returncode == 2
     assert "is not a host name: give a name alone" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_clients_unsent_bytes_and_the_answer_past_its_budget() -> None:
+    """What ``Channel.service`` reads before running a request (the drill's slow readers
+    show it at work: a burst of requests is read before any answer is queued)."""
+    server = connections.Server.__new__(connections.Server)
+    server.active_channels = {
+        1: channel(client="203.0.113.7", total_outbufs_len=3 << 20),
+        2: channel(client="203.0.113.7", total_outbufs_len=6 << 20),
+        3: channel(client="198.51.100.1", total_outbufs_len=9 << 20)}
+    assert server.queued("203.0.113.7") == 9 << 20 and server.queued("192.0.2.1") == 0
+    status, headers, body = Unread("read them first").to_response("carcassonne-replay")
+    assert status == "429 Too Many Requests" and ("Retry-After", "5") in headers
+    assert b"read them first" in body
