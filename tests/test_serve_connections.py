@@ -6,6 +6,7 @@ refused (``web/connections.py``, ``web/guard.py``)."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import http.client
 import json
@@ -24,7 +25,7 @@ from replay.generate import dumps, generate_log
 from tests.test_service import ROOT, Server
 from web import connections
 from web.connections import Channel, Unread, client_of
-from web.guard import served_names
+from web.guard import host_name, served_names
 
 JSON = {"Content-Type": "application/json"}
 TIMEOUT = 3  # the test server's --timeout
@@ -215,7 +216,14 @@ def test_the_names_a_server_answers_to(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("name", ["http://replay.example.org", "replay.example.org:5000",
                                   "replay.example.org/x", "", "a..b"])
 def test_an_allowed_host_is_a_name_alone(name: str) -> None:
-    proc = subprocess.run([sys.executable, "-m", "replay", "serve", "--allowed-host", name],
+    with pytest.raises(argparse.ArgumentTypeError, match="is not a host name: give a name"):
+        host_name(name)
+    assert host_name("Replay.Example.org.") == "replay.example.org"
+
+
+def test_serve_refuses_an_allowed_host_that_is_no_name() -> None:
+    proc = subprocess.run([sys.executable, "-m", "replay", "serve", "--allowed-host",
+                           "http://replay.example.org:5000"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert "is not a host name: give a name alone" in proc.stderr
