@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from replay.core.colours import player_colour
+from replay.core.colours import player_colour, seat_marks
 from replay.core.events import Event, Score
 from replay.core.family import GameConfig, Player
 from replay.core.playback import Failure
@@ -181,8 +181,11 @@ def test_a_round_scoring_links_each_score_to_its_cells_and_badge() -> None:
             assert popups[i].get("class") == "popup owned"
             text = [e.text for e in popups[i] if e.tag == f"{NS}text"]
             assert text == [str(len(ev.cells))] and len(ev.cells) == ev.points
-        else:
-            assert "".join(popups[i].itertext()) == (f"+{ev.points}" if ev.winners else "tie")
+        else:  # the scorer's mark with the points, as on their pieces (issue 35 item 14)
+            mark = seat_marks(p.name for p in st.config.players)[ev.winners[0]] \
+                if ev.winners else ""
+            assert "".join(popups[i].itertext()) == (f"{mark} +{ev.points}" if ev.winners
+                                                     else "tie")
     winner = next(i for i, ev in scores.items() if ev.winners)
     badge = next(g for g in of_class(root, "popup") if g.get("data-ev") == str(winner))
     assert badge.get("data-seat") == str(scores[winner].winners[0])

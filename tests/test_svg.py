@@ -12,6 +12,7 @@ import pytest
 
 from replay import svg
 from replay.cli import main
+from replay.core.colours import seat_marks
 from replay.core.events import Score
 from replay.core.family import GameConfig, GameState, family
 from replay.core.playback import CHECKPOINT, play_through
@@ -176,9 +177,11 @@ def test_features_scored_on_this_move_are_emphasized(base4: dict[str, Any]) -> N
     scored = root.find(f".//{NS}g[@class='scored']")
     assert scored is not None and len(scored) > 0
     popups = [t.text for t in root.findall(f".//{NS}g[@class='popup']/{NS}text")]
-    points = [e.points for e in play_through(parsed, upto=n).events[-1] if isinstance(e, Score)]
-    assert popups and all(p.startswith("+") for p in popups if p)
-    assert {f"+{p}" for p in points} <= set(popups)
+    scores = [e for e in play_through(parsed, upto=n).events[-1] if isinstance(e, Score)]
+    marks = seat_marks(p["name"] for p in base4["players"])
+    # each "+N" bears its scorer's mark, as the scorer's figures do (issue 35 item 14)
+    assert popups and all(re.fullmatch(r"\S \+\d+", p or "") for p in popups)
+    assert {f"{marks[w]} +{e.points}" for e in scores for w in e.winners} <= set(popups)
     assert 'class="scored"' not in svg.render(parsed, n - 1) or n - 1 == 0
 
 

@@ -21,6 +21,7 @@ from replay.core.explore import (
     choices,
     explorer_of,
     line_path,
+    mark_spots,
     read_line,
     variation_log,
 )
@@ -140,7 +141,7 @@ def marked_board(entry: Entry, board: str, found: tuple[Choices, GameState] | No
     """The board of a position with the spots of its choices on it."""
     if found is None or entry.parsed is None or not board:
         return board
-    return explorer_of(entry.parsed.family).mark(found[1], board, found[0].spots())
+    return mark_spots(explorer_of(entry.parsed.family), found[1], board, found[0])
 
 
 def _kept() -> LRU[tuple[str, int, str], Variation]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay import svg
-from replay.core.colours import text_on
+from replay.core.colours import seat_marks, text_on
 from replay.core.events import Event, Score, worth_telling
 from replay.core.family import GameState
 from replay.core.svgtext import element, open_tag, wrap
@@ -306,7 +306,7 @@ def row_verdict(row: GameRow) -> dict[str, Any]:
 # --------------------------------------------------------------------------- chart
 
 CHART_W, CHART_H = 400.0, 230.0
-LEFT, RIGHT, TOP, BOTTOM = 38.0, 12.0, 10.0, 36.0  # room for the axes and their labels
+LEFT, RIGHT, TOP, BOTTOM = 38.0, 18.0, 10.0, 36.0  # room for the axes, labels and marks
 
 
 def _ticks(top: int, count: int = 4) -> list[int]:
@@ -369,6 +369,8 @@ def chart(entry: Entry, n: int, base_url: str, suffix: str = "") -> str:
         out.append(wrap("polyline", element("title", p["name"]), points=pts, fill="none",
                         stroke=svg.player_colour(p["colour"]), stroke_width="2.5",
                         stroke_linejoin="round", data_seat=i))
+    out.extend(_line_marks(players, [py(s) for s in summary.scores[-1]] if summary.scores
+                           else []))
     if summary.failure is not None:
         x = f"{px(summary.failure + 1):.1f}"
         out.append(element("line", x1=x, x2=x, y1=f"{TOP:g}", y2=f"{TOP + plot_h:.1f}",
@@ -385,10 +387,31 @@ def chart(entry: Entry, n: int, base_url: str, suffix: str = "") -> str:
         out.append(wrap("a", wrap("rect", element("title", f"move {k}: {tip}"),
                                   x=f"{px(k) - width / 2:.1f}", y="0", width=f"{width:.1f}",
                                   height=f"{TOP + plot_h + 20:.1f}", class_="hit"),
-                        href=f"{base_url}{k}{suffix}", data_move=k))
+                        href=f"{base_url}{k}{suffix}", data_move=k, tabindex="-1"))
     return wrap("svg", *out, xmlns="http://www.w3.org/2000/svg", class_="chart",
                 viewBox=f"0 0 {CHART_W:g} {CHART_H:g}", role="img",
                 aria_label="scores after each move; dashed: the scores if the game ended there")
+
+
+def _line_marks(players: list[dict[str, Any]], ends: list[float]) -> list[str]:
+    """Each player's mark (``seat_marks``, as on their pieces and in the legend) at the end
+    of their line, so that the lines are told apart by more than their colour; marks that
+    would overlap are moved apart."""
+    marks = seat_marks(players)
+    order = sorted(range(min(len(ends), len(marks))), key=lambda i: ends[i])
+    at: dict[int, float] = {}
+    for i in order:
+        at[i] = max(ends[i], max(at.values(), default=-1e9) + 14)
+    low = max(at.values(), default=0) - (CHART_H - BOTTOM + 6)  # kept above the axis' labels
+    out = []
+    for i in order:
+        y = at[i] - max(0.0, low)
+        fill = svg.player_colour(players[i]["colour"])
+        out.append(wrap("g", element("circle", r="7", fill=fill),
+                        element("text", marks[i], y="3.6", fill=text_on(fill)),
+                        class_="mark", data_seat=i,
+                        transform=f"translate({CHART_W - RIGHT / 2:g} {y:.1f})"))
+    return out
 
 
 def _tip(players: list[dict[str, Any]], scores: tuple[int, ...], ended: tuple[int, ...]) -> str:

@@ -16,6 +16,7 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from replay import svg
+from replay.core.colours import seat_marks, text_on
 from replay.core.errors import LogFormatError
 from replay.core.family import families
 
@@ -56,7 +57,13 @@ def template_helpers() -> dict[str, object]:
     """Functions every template can call."""
     return {"player_colour": svg.player_colour, "game_label": game_label,
             "expansion_label": expansion_label, "figure_word": figure_word,
-            "ranking": ranking}
+            "ranking": ranking, "seat_marks": seat_marks, "text_on": text_on,
+            "marks_by_name": marks_by_name}
+
+
+def marks_by_name(players: list[dict[str, str]]) -> dict[str, str]:
+    """Each player's mark (``seat_marks``: drawn on their pieces), by name."""
+    return {str(p["name"]): m for p, m in zip(players, seat_marks(players), strict=True)}
 
 
 bp.add_app_template_filter(expansion_label, "expansion_label")

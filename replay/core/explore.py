@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import inspect
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -96,6 +97,20 @@ class Choices:
         out.update((o.spot, "legal") for o in self.options if o.spot)
         return out
 
+    def spot_names(self, label: Callable[[str], str]) -> dict[str, str]:
+        """Every spot's accessible name, which tells legal from illegal in words (the shading
+        is lost on a screen reader): "legal: <spot>, N moves" or "nothing can be played
+        here: <spot>: <rule>: <why>"; ``label`` names a spot (``Explorer.spot_label``)."""
+        counts: dict[str, int] = {}
+        for o in self.options:
+            if o.spot:
+                counts[o.spot] = counts.get(o.spot, 0) + 1
+        out = {r.spot: f"nothing can be played here: {label(r.spot)}: {r.rule}: {r.message}"
+               for r in self.refusals}
+        out.update((s, f"legal: {label(s)}, {n} move{'s' * (n != 1)}")
+                   for s, n in counts.items())
+        return out
+
     def to_json(self) -> dict[str, Any]:
         return {"options": [o.to_json() for o in self.options],
                 "refusals": [r.to_json() for r in self.refusals],
@@ -149,11 +164,22 @@ class Explorer:
         return iter(())
 
     def mark(self, state: GameState, board: str, spots: Mapping[str, str],
-             prefix: str = "cr-") -> str:
+             prefix: str = "cr-", names: Mapping[str, str] | None = None) -> str:
         """The board's SVG with every spot drawn as a target the page can click
-        (``<g class="spot legal|illegal" data-spot="...">``); unchanged by default (the page
+        (``<g class="spot legal|illegal" data-spot="...">``), named by ``names``
+        (``Choices.spot_names``: legal or not, in words); unchanged by default (the page
         then lists the moves)."""
         return board
+
+
+def mark_spots(explorer: Explorer, state: GameState, board: str, found: Choices) -> str:
+    """``board`` with the spots of ``found`` drawn by ``explorer.mark``, each named legal or
+    not in words (``Choices.spot_names``); a plugin's ``mark`` written before ``names``
+    existed is called without them."""
+    spots = found.spots()
+    if "names" not in inspect.signature(explorer.mark).parameters:
+        return explorer.mark(state, board, spots)
+    return explorer.mark(state, board, spots, names=found.spot_names(explorer.spot_label))
 
 
 @cache

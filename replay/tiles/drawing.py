@@ -17,7 +17,7 @@ import bisect
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.colours import PLAYER_COLOURS, player_colour, text_on
+from ..core.colours import PLAYER_COLOURS, player_colour, seat_marks, text_on
 from ..core.events import Event, Score
 from ..core.playback import Failure
 from ..core.svgtext import element, open_tag, wrap
@@ -68,6 +68,7 @@ class _Board:
         self.refs: dict[str, tuple[str, TileArt]] = {}  # tile id -> (its def's id, its art)
         self.icons: set[str] = set()
         self.firsts = [p.first_node for p in game.placements]
+        self.marks = seat_marks(p.name for p in game.players)
 
     def tile_ref(self, tile: TileType) -> tuple[str, TileArt]:
         ref = self.refs.get(tile.id)
@@ -259,27 +260,43 @@ def _last(events: Sequence[Event]) -> str:
 
 
 def _figure_svg(b: _Board, kind: str, colour: str, x: float, y: float, lying: bool,
-                title: str, extra: str = "") -> str:
+                title: str, extra: str = "", mark: str = "") -> str:
+    """A figure in its player's colour, with its seat's ``mark`` on it (``seat_marks``)."""
     fill = player_colour(colour)
     line = _outline(fill)
     tr = f"translate({_f(x)},{_f(y)})"
     tip = element("title", title)
     if kind in FOLLOWERS:
+        big = 1.35 if kind == "large-follower" else 1.0
         scale = " scale(1.35)" if kind == "large-follower" else ""
         turn = " rotate(-90)" if lying else ""
+        # the trunk's centre: below the anchor, or beside it when lying
+        drop = (3.4 if lying else 2.6) * big
         return wrap("use", tip, class_=f"figure {kind}{' lying' if lying else ''}{extra}",
                     href=f"#{b.prefix}meeple", transform=f"{tr}{turn}{scale} scale(1.6)",
-                    fill=fill, stroke=line, stroke_width="1.2")
+                    fill=fill, stroke=line, stroke_width="1.2") \
+            + _mark(mark, x + drop * lying, y + drop * (not lying), 13 * big, fill)
     if kind == "hut":
         return wrap("use", tip, class_=f"figure hut{extra}", href=f"#{b.prefix}hut",
-                    transform=f"{tr} scale(1.6)", fill=fill, stroke=line, stroke_width="1.2")
+                    transform=f"{tr} scale(1.6)", fill=fill, stroke=line, stroke_width="1.2") \
+            + _mark(mark, x, y - 2.5, 12, fill)
     if kind == "shepherd":
         return wrap("g", tip, element("use", href=f"#{b.prefix}meeple", fill=fill, stroke=line,
                                       stroke_width="1.2"),
                     element("path", d=CROOK, fill="none", stroke="#5b3a1a", stroke_width="1.8"),
-                    class_=f"figure shepherd{extra}", transform=f"{tr} scale(1.6)")
+                    class_=f"figure shepherd{extra}", transform=f"{tr} scale(1.6)") \
+            + _mark(mark, x, y + 2.6, 13, fill)
     return wrap("circle", tip, class_=f"figure other{extra}", cx=_f(x), cy=_f(y), r="8",
-                fill=fill, stroke=line, stroke_width="1.5")
+                fill=fill, stroke=line, stroke_width="1.5") + _mark(mark, x, y, 11, fill)
+
+
+def _mark(mark: str, x: float, y: float, size: float, fill: str) -> str:
+    """A seat's mark centred on (``x``, ``y``) of a figure of colour ``fill``."""
+    if not mark:
+        return ""
+    return element("text", mark, class_="mark", x=_f(x), y=_f(y + size * 0.36),
+                   font_size=_f(size), font_weight="bold", text_anchor="middle",
+                   fill=text_on(fill), pointer_events="none")
 
 
 def _figures(b: _Board) -> str:
@@ -303,7 +320,8 @@ def _figures(b: _Board) -> str:
                  f"{on_feature(seg_type, fig.location, fig.kind)} of the tile at "
                  f"({fig.cell[0]},{fig.cell[1]}) ({fig.location})")
         lying = seg_type in LYING and fig.kind in FOLLOWERS
-        out.append(_figure_svg(b, fig.kind, player.colour, x, y, lying, title))
+        out.append(_figure_svg(b, fig.kind, player.colour, x, y, lying, title,
+                               mark=b.marks[fig.player]))
         if fig.kind == "shepherd":
             sheep = _flock(game, fig.node)
             if sheep:
@@ -345,7 +363,7 @@ def _returned(b: _Board, events: Sequence[Event]) -> str:
         out.append(_figure_svg(b, kind, p.colour, x, y, seg_type in LYING and kind in FOLLOWERS,
                                f"{p.name}: {kind.replace('-', ' ')} went back to the supply "
                                f"({ev.location})",
-                               " returned"))
+                               " returned", b.marks[player]))
     if not out:
         return ""
     return wrap("g", *out, class_="returned", opacity=".5", stroke_dasharray="2 1.5")
@@ -371,14 +389,16 @@ def _ghost(b: _Board, failure: Failure, tile: TileType, cell: tuple[int, int]) -
         seg = tile.rotations[q].locations.get(move.figure.location)
         if seg is not None:
             px, py = rotate_point(art.anchors[seg], q)
-            who = next((p for p in b.game.players if p.name == failure.player), None)
-            colour = who.colour if who is not None else "grey"
+            seat = next((i for i, p in enumerate(b.game.players) if p.name == failure.player),
+                        None)
+            colour = b.game.players[seat].colour if seat is not None else "grey"
             seg_type = tile.segments[seg].type
             out.append(_figure_svg(b, move.figure.kind, colour, x * SIZE + px, y * SIZE + py,
                                    seg_type in LYING and move.figure.kind in FOLLOWERS,
                                    f"the illegal {move.figure.kind.replace('-', ' ')} "
                                    f"{on_feature(seg_type, move.figure.location)} "
-                                   f"({move.figure.location})", " ghost-figure"))
+                                   f"({move.figure.location})", " ghost-figure",
+                                   b.marks[seat] if seat is not None else ""))
     return wrap("g", *out, class_="ghost")
 
 
@@ -407,14 +427,14 @@ def _popups(b: _Board, events: Sequence[Event]) -> str:
         k = used.get(key, 0)
         used[key] = k + 1
         y -= 18 + 22 * k
-        width = 14 + 9 * len(f"+{points}")
+        width = 14 + 9 * len(f"{b.marks[winners[0]]} +{points}")
         for j, w in enumerate(winners):
             fill = player_colour(game.players[w].colour)
             bx = x + (j - (len(winners) - 1) / 2) * (width + 3)
             out.append(wrap("g", element("rect", x=_f(-width / 2), y="-10", width=_f(width),
                                          height="20", rx="6", fill=fill, stroke="#fff",
                                          stroke_width="2"),
-                            element("text", f"+{points}", y="5", font_size="14",
+                            element("text", f"{b.marks[w]} +{points}", y="5", font_size="14",
                                     fill=text_on(fill)),
                             class_="popup", transform=f"translate({_f(bx)},{_f(y)})"))
     return wrap("g", *out, class_="popups", font_weight="bold", text_anchor="middle")

@@ -100,9 +100,9 @@ class TileExplorer(Explorer):
                 yield spot, self.family.decode_move(raw, "")
 
     def mark(self, state: GameState, board: str, spots: Mapping[str, str],
-             prefix: str = "cr-") -> str:
-        """The spots as squares over the cells (legal ones shaded), the viewBox grown to
-        hold them."""
+             prefix: str = "cr-", names: Mapping[str, str] | None = None) -> str:
+        """The spots as squares over the cells (legal ones shaded), each named by ``names``
+        (legal or not, in words), the viewBox grown to hold them."""
         found = VIEWBOX.search(board)
         if not spots or found is None or "</svg>" not in board:
             return board
@@ -114,11 +114,11 @@ class TileExplorer(Explorer):
             left, top = x * SIZE, y * SIZE
             x0, y0 = min(x0, left - 10), min(y0, top - 10)
             x1, y1 = max(x1, left + SIZE + 10), max(y1, top + SIZE + 10)
-            title = element("title", f"({x},{y})")
-            out.append(wrap("g", title, element(
+            name = (names or {}).get(spot) or f"{kind}: cell ({x},{y})"
+            out.append(wrap("g", element("title", name), element(
                 "rect", x=_f(left + 3), y=_f(top + 3), width=_f(SIZE - 6), height=_f(SIZE - 6),
                 rx="6"), class_=f"spot {kind}", data_spot=spot, tabindex="0", role="button",
-                aria_label=f"cell ({x},{y})"))
+                aria_label=name))
         box = f'viewBox="{_f(x0)} {_f(y0)} {_f(x1 - x0)} {_f(y1 - y0)}"'
         board = board[:found.start()] + box + board[found.end():]
         table = re.search(r'<rect class="table" [^>]*/>', board)

@@ -19,7 +19,7 @@ import textwrap
 from collections import Counter
 from collections.abc import Sequence
 
-from ...core.colours import PLAYER_COLOURS, player_colour
+from ...core.colours import PLAYER_COLOURS, player_colour, seat_marks, text_on
 from ...core.events import Event, Score
 from ...core.playback import Failure
 from ...core.svgtext import element, wrap
@@ -159,13 +159,21 @@ def _two(colours: tuple[str, ...]) -> str:
     return f" ({' and '.join(colours)})" if len(colours) > 1 else ""
 
 
+def colour_marks(state: ManhattanState) -> dict[str, str]:
+    """Each colour's mark: its seat's (``seat_marks``), so a seat of two colours has one."""
+    marks = seat_marks(p.name for p in state.config.players)
+    return {c: marks[s] for c, s in state.seat_of.items() if 0 <= s < len(marks)}
+
+
 def _buildings(state: ManhattanState) -> str:
     t = storey_size(state)
-    return wrap("g", *(_building(c, lot, stack, t) for (c, lot), stack
+    marks = colour_marks(state)
+    return wrap("g", *(_building(c, lot, stack, t, marks) for (c, lot), stack
                        in sorted(state.board.items()) if stack), class_="buildings")
 
 
-def _building(c: int, lot: int, stack: scoring.Stack, t: float) -> str:
+def _building(c: int, lot: int, stack: scoring.Stack, t: float,
+              marks: dict[str, str] | None = None) -> str:
     x0, y0 = lot_origin(c, lot)
     h, who = scoring.height(stack), scoring.owner(stack)
     cut = h - (h if h * t <= ROOM else int((ROOM - BREAK) / t))
@@ -181,6 +189,7 @@ def _building(c: int, lot: int, stack: scoring.Stack, t: float) -> str:
                            stroke_width=".8"))
         y -= BREAK
     skip = cut
+    mixed = len({colour for colour, _ in stack}) > 1
     for colour, storeys in stack:
         n = storeys - min(skip, storeys)
         skip -= storeys - n
@@ -189,17 +198,30 @@ def _building(c: int, lot: int, stack: scoring.Stack, t: float) -> str:
         fill = player_colour(colour)
         out.append(_box(x, y, n * t, fill, _mix(fill, "#000000", .35), _outline(fill),
                         _f(min(0.6, n * t / 5)), "piece"))
+        mark = (marks or {}).get(colour, "")
+        if mark and mixed and n * t >= 9:  # whose each piece is, when it has the room
+            out.append(_mark(mark, x + BW / 2, y - n * t / 2, min(11.0, n * t - 1), fill))
         y -= n * t
     fill = player_colour(who)
     out.append(element("path", class_="roof",
                        d=f"M{_f(x)},{_f(y)}l{_f(DX)},{_f(-DY)}h{_f(BW)}l{_f(-DX)},{_f(DY)}Z",
                        fill=_mix(fill, "#ffffff", .3), stroke=_outline(fill), stroke_width=".8",
                        stroke_linejoin="round"))
+    mark = (marks or {}).get(who, "")
+    if mark:  # the owner's mark on the roof
+        out.append(_mark(mark, x + (BW + DX) / 2, y - DY / 2, 10.0, fill))
     out.append(element("text", h, class_="height", x=_f(x + (BW + DX) / 2), y=_f(y - DY - 3),
                        font_size="13", font_weight="bold", text_anchor="middle", fill=INK,
                        stroke="#ffffff", stroke_width="3", paint_order="stroke"))
     return wrap("g", *out, class_="building", data_city=c, data_lot=lot, data_owner=who,
                 data_height=h)
+
+
+def _mark(mark: str, x: float, y: float, size: float, fill: str) -> str:
+    """A seat's mark centred on (``x``, ``y``), over a piece of colour ``fill``."""
+    return element("text", mark, class_="mark", x=_f(x), y=_f(y + size * 0.36),
+                   font_size=_f(size), font_weight="bold", text_anchor="middle",
+                   fill=text_on(fill), pointer_events="none")
 
 
 def _box(x: float, y: float, band: float, fill: str, side: str, line: str, sw: str,
@@ -313,12 +335,15 @@ def _badge(x: float, y: float, text: str, fill: str, ev: int, seat: int | None) 
 def _popups(state: ManhattanState, events: Sequence[Event],
             anchors: dict[str, tuple[float, float]]) -> str:
     out = []
+    marks = colour_marks(state)
     for i, ev in enumerate(events):
         if not isinstance(ev, Score) or not ev.points:
             continue
         colour = _score_colour(state, ev)
         attrs = i, state.seat_of.get(colour or "")
-        text, fill = (f"+{ev.points}", player_colour(colour)) if colour else ("tie", NOBODY)
+        mark = marks.get(colour or "", "")
+        text, fill = (f"{mark} +{ev.points}".lstrip(), player_colour(colour)) if colour \
+            else ("tie", NOBODY)
         cells = [c for c in (_cell(raw) for raw in ev.cells) if c is not None]
         city = ev.feature_id
         if ev.feature == "city majority" and city is not None and 0 <= city < len(CITIES):

@@ -82,8 +82,9 @@ class ManhattanExplorer(Explorer):
                                       None if draw is None else int(draw))
 
     def mark(self, state: GameState, board: str, spots: Mapping[str, str],
-             prefix: str = "cr-") -> str:
-        """The spots as squares over the lots (legal ones shaded)."""
+             prefix: str = "cr-", names: Mapping[str, str] | None = None) -> str:
+        """The spots as squares over the lots (legal ones shaded), each named by ``names``
+        (legal or not, in words)."""
         if not spots or "</svg>" not in board:
             return board
         out = []
@@ -93,7 +94,7 @@ class ManhattanExplorer(Explorer):
                 continue
             lot = int(lot_text)
             x, y = lot_origin(CITIES.index(city), lot)
-            where = f"{lot_name(lot)} of {city}"
+            where = (names or {}).get(spot) or f"{kind}: {lot_name(lot)} of {city}"
             out.append(wrap("g", element("title", where), element(
                 "rect", x=_f(x + IN), y=_f(y + IN), width=_f(P - 2 * IN),
                 height=_f(P - 2 * IN), rx="4"), class_=f"spot {kind}", data_spot=spot,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from ...core.colours import PLAYER_COLOURS, player_colour
+from ...core.colours import PLAYER_COLOURS, player_colour, seat_marks, text_on
 from ...core.events import Event, Score, join_words
 from ...core.svgtext import element, esc, wrap
 from ...core.svgtext import num as _f
@@ -121,9 +121,10 @@ def panel(state: ManhattanState, events: Sequence[Event], gained: dict[str, int]
                      (658, "hand")):
         out.append(_text(hx, y, head, SMALL, GREY))
     anchors: dict[str, tuple[float, float]] = {}
+    marks = seat_marks(names)
     for s, colours in enumerate(state.colours_of):
         for k, colour in enumerate(colours):
-            out.append(_row(state, s, k, names[s], y + 6))
+            out.append(_row(state, s, k, names[s], y + 6, marks[s] if s < len(marks) else ""))
             anchors[colour] = (555.0, y + 6 + 21)
             y += ROW
     legend, y = _legend(y + 8, width, star)
@@ -132,8 +133,9 @@ def panel(state: ManhattanState, events: Sequence[Event], gained: dict[str, int]
     return wrap("g", frame, *out, legend, class_="panel"), anchors, y + 16 - top
 
 
-def _row(state: ManhattanState, s: int, k: int, name: str, top: float) -> str:
-    """The two lines of seat ``s``'s ``k``-th colour, from ``top`` down."""
+def _row(state: ManhattanState, s: int, k: int, name: str, top: float, mark: str = "") -> str:
+    """The two lines of seat ``s``'s ``k``-th colour, from ``top`` down (its swatch bears the
+    seat's ``mark``, as its pieces on the board do)."""
     colour = state.colours_of[s][k]
     fill, line = player_colour(colour), outline(player_colour(colour))
     a, b = top + 22, top + 50  # the baselines of its two lines
@@ -143,8 +145,11 @@ def _row(state: ManhattanState, s: int, k: int, name: str, top: float) -> str:
     if k == 0 and s == state.first:
         out.append(wrap("circle", element("title", "start player this round"), cx="33",
                         cy=_f(a - 8), r="9", fill=MARKER, stroke=INK, class_="start"))
-    out.append(element("rect", x="46", y=_f(a - 18), width="20", height="20", fill=fill,
+    out.append(element("rect", x="45", y=_f(a - 20), width="24", height="24", fill=fill,
                        stroke=line))
+    if mark:
+        out.append(_text(57, a - .5, mark, SMALL, text_on(fill), class_="mark",
+                         font_weight="bold", text_anchor="middle"))
     out.append(_text(74, a, f"{short(name, 14)} · {colour}", FONT, fill, font_weight="bold"))
     out.append(_text(430, a + 1, state.colour_scores[colour], BIG + 2, font_weight="bold"))
     left = " · ".join(str(state.supply[colour][h]) for h in HEIGHTS)
