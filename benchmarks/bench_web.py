@@ -15,15 +15,36 @@ with both expansions, the median of ``--requests`` runs (target: <= 150 ms), bes
 game's viewer page at its last move, first view and after. And the analysis board on that
 game at its middle (target: <= 150 ms): the page with the moves the position allows
 (``?explore=1``), their JSON (``/choices``) and a variation's page, first view and after.
+
+``--compare REV`` is the load comparison instead: the viewer page of that 4-player game (its
+last move, or ``--move N``) served by the real server (``python -m replay serve``: waitress, 2
+processes) of this checkout and of ``REV`` (a commit, checked out into a temporary ``git
+worktree`` and removed after; or the path of a checkout), side by side on two ports. Each
+round sends ``--requests`` requests from ``--clients`` clients (threads, keep-alive
+connections) to one server, then to the other, the first one alternating, so that whatever
+else loads the machine falls on both alike; it prints per side the medians of the requests a
+second, of the servers' CPU time a request (their processes' own, from ``/proc``: the steadier
+figure on a shared machine) and of the app's own time (its ``Server-Timing``), and the ratios
+new/old. Both sides run the pure-Python engine (``REPLAY_PURE=1``): the compiled build in
+``build/native`` serves only the checkout it was built from, so pure against pure is the fair
+comparison. Example: ``bench_web.py --compare bcfc641 --clients 8 --rounds 8``.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
+import os
+import socket
 import statistics
+import subprocess
+import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -137,15 +158,207 @@ def run(requests: int, seed: int) -> list[dict[str, Any]]:
     return rows
 
 
+# --------------------------------------------------------------------------- --compare
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextmanager
+def checkout(rev: str) -> Iterator[Path]:
+    """The checkout of ``rev``: a directory as it is, else a commit checked out into a
+    temporary git worktree (removed after)."""
+    if Path(rev).is_dir():
+        yield Path(rev).resolve()
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev],
+                       check=True, capture_output=True)
+        try:
+            yield tree
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                            str(tree)], check=False, capture_output=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def server(tree: Path, work: Path, name: str) -> Iterator[tuple[int, int]]:
+    """``python -m replay serve`` of ``tree`` (pure Python, its own library in ``work``):
+    (port, pid), stopped after by its pid."""
+    port = _free_port()
+    env = dict(os.environ, PYTHONPATH=str(tree), REPLAY_PURE="1")
+    with open(work / f"{name}.log", "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "replay", "serve", "--port", str(port),
+                                 "--db", str(work / f"{name}.db")], cwd=tree, env=env,
+                                stdout=out, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(300):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    raise SystemExit(f"{name}: the server stopped: "
+                                     f"{(work / f'{name}.log').read_text()[-2000:]}") from None
+                time.sleep(0.1)
+        yield port, proc.pid
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) of ``pid`` and its descendants (Linux; 0 elsewhere)."""
+    pids, total = [pid], 0.0
+    while pids:
+        p = pids.pop()
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            pids += [int(c) for c in Path(f"/proc/{p}/task/{p}/children").read_text().split()]
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+def burst(port: int, path: str, requests: int, clients: int) -> tuple[float, list[float]]:
+    """``requests`` GETs of ``path`` from ``clients`` threads on keep-alive connections: the
+    requests a second and the app times its answers gave (``Server-Timing``, ms)."""
+    left = [requests]
+    lock = threading.Lock()
+    app_ms: list[float] = []
+    failures: list[str] = []
+
+    def client() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        try:
+            while True:
+                with lock:
+                    if left[0] <= 0:
+                        return
+                    left[0] -= 1
+                conn.request("GET", path)
+                answer = conn.getresponse()
+                answer.read()
+                if answer.status != 200:
+                    failures.append(f"HTTP {answer.status}")
+                timing = answer.getheader("Server-Timing") or ""
+                if timing.startswith("cpu;dur="):
+                    app_ms.append(float(timing[len("cpu;dur="):]))
+        except (OSError, http.client.HTTPException) as exc:
+            failures.append(repr(exc))
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - start
+    if failures:
+        raise SystemExit(f"port {port}, {path}: {len(failures)} failed: {failures[0]}")
+    return requests / elapsed, app_ms
+
+
+def _store(port: int, data: str) -> str:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    conn.request("POST", "/api/games", body=data.encode("utf-8"),
+                 headers={"Content-Type": "application/json"})
+    answer = conn.getresponse()
+    body = json.loads(answer.read())
+    if answer.status not in (200, 201):
+        raise SystemExit(f"port {port}: storing the game answered {answer.status}: {body}")
+    return str(body["id"])
+
+
+def compare(rev: str, rounds: int, requests: int, clients: int, seed: int,
+            move: int | None) -> dict[str, Any]:
+    """The load comparison of ``--compare`` (see the module): medians per side, ratios."""
+    log = generate_log("base", 4, seed)
+    n = len(log["moves"]) if move is None else move
+    sides: dict[str, dict[str, list[float]]] = {
+        "old": {"rps": [], "cpu_ms": [], "app_ms": []},
+        "new": {"rps": [], "cpu_ms": [], "app_ms": []}}
+    with checkout(rev) as old_tree, tempfile.TemporaryDirectory() as tmp, \
+            server(old_tree, Path(tmp), "old") as old, server(ROOT, Path(tmp), "new") as new:
+        paths = {}
+        for label, (port, _) in (("old", old), ("new", new)):
+            paths[label] = f"/games/{_store(port, dumps(log))}/moves/{n}"
+            burst(port, paths[label], 4 * clients, clients)  # each process's first view
+        for k in range(rounds):
+            order = [("old", old), ("new", new)]
+            for label, (port, pid) in order if k % 2 == 0 else order[::-1]:
+                cpu = _cpu_seconds(pid)
+                rps, app_ms = burst(port, paths[label], requests, clients)
+                cpu_ms = (_cpu_seconds(pid) - cpu) * 1000 / requests
+                sides[label]["rps"].append(rps)
+                sides[label]["cpu_ms"].append(cpu_ms)
+                sides[label]["app_ms"].append(statistics.median(app_ms) if app_ms else 0.0)
+                print(f"round {k + 1}/{rounds} {label}: {rps:.0f} requests/s, "
+                      f"{cpu_ms:.2f} ms CPU a request", file=sys.stderr)
+    out: dict[str, Any] = {"rev": rev, "page": f"viewer page, 4 players, move {n}",
+                           "rounds": rounds, "requests": requests, "clients": clients}
+    for what in ("rps", "cpu_ms", "app_ms"):
+        old_m = statistics.median(sides["old"][what])
+        new_m = statistics.median(sides["new"][what])
+        out[what] = {"old": round(old_m, 2), "new": round(new_m, 2),
+                     "new/old": round(new_m / old_m, 3) if old_m else None,
+                     "old_all": [round(x, 1) for x in sides["old"][what]],
+                     "new_all": [round(x, 1) for x in sides["new"][what]]}
+    return out
+
+
+def _print_compare(out: dict[str, Any]) -> None:
+    print(f"{out['page']}: this checkout against {out['rev']}, pure Python both, "
+          f"{out['rounds']} interleaved rounds of {out['requests']} requests from "
+          f"{out['clients']} clients; medians")
+    names = {"rps": "requests a second", "cpu_ms": "server CPU ms a request",
+             "app_ms": "app ms a request (Server-Timing)"}
+    print(f"{'':<34}{'old':>9}{'new':>9}{'new/old':>9}")
+    for what, name in names.items():
+        row = out[what]
+        print(f"{name:<34}{row['old']:>9}{row['new']:>9}{row['new/old']:>9}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--requests", type=int, default=50)
+    parser.add_argument("--requests", type=int, default=None,
+                        help="requests a row (default 50), a round of --compare (default 300)")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--compare", metavar="REV", help="the load comparison with REV (a "
+                        "commit or a checkout's path) instead of the rows")
+    parser.add_argument("--rounds", type=int, default=6, help="rounds of --compare (default 6)")
+    parser.add_argument("--clients", type=int, default=8,
+                        help="clients of --compare (default 8)")
+    parser.add_argument("--move", type=int, default=None,
+                        help="the position --compare views (default: the last)")
     args = parser.parse_args()
-    rows = (run(args.requests, args.seed) + curve(max(5, args.requests // 5), args.seed)
-            + analysis(max(5, args.requests // 5), args.seed))
+    if args.compare:
+        out = compare(args.compare, args.rounds, args.requests or 300, args.clients, args.seed,
+                      args.move)
+        if args.json:
+            print(json.dumps(out, indent=1))
+        else:
+            _print_compare(out)
+        return 0
+    requests = args.requests or 50
+    rows = (run(requests, args.seed) + curve(max(5, requests // 5), args.seed)
+            + analysis(max(5, requests // 5), args.seed))
     if args.json:
         print(json.dumps(rows, indent=1))
     else:

@@ -34,7 +34,6 @@ from flask.typing import ResponseReturnValue
 
 from replay.core.errors import LogFormatError
 from replay.core.explore import MAX_LINE, Choices, explorer_of, line_text, read_line, read_token
-from replay.core.family import GameState
 from replay.core.json_input import decode
 
 from . import db as store
@@ -112,7 +111,7 @@ def page_context(entry: Entry, n: int, variation: Variation | None) -> dict[str,
     shown = variation.entry if variation is not None else entry
     if n > shown.last or n < 0:
         raise IndexError(n)
-    found: tuple[Choices, GameState] | None = None
+    found: variations.Explored | None = None
     if explore:
         pick = args.get("pick")
         found = variations.choices_at(shown, entry, n, pick[:64] if pick else None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -131,6 +132,9 @@ def summarise(parsed: GameRecord, r: Playback) -> Summary:
 
 # --------------------------------------------------------------------------- the cache
 
+KEPT = 8  # values one game keeps (``Entry.keep``): a chart per kind of page, a few at most
+
+
 class Entry:
     """A stored game with its parsed log and (computed on first use) its summary."""
 
@@ -148,6 +152,8 @@ class Entry:
         self._summary: Summary | None = None
         self._report: Report | None = None
         self._lock = threading.Lock()
+        self._kept: dict[Hashable, object] = {}
+        self.line: tuple[int, str] | None = None  # a variation's branch and line (web.variations)
 
     @property
     def summary(self) -> Summary:
@@ -163,6 +169,20 @@ class Entry:
     @property
     def last(self) -> int:
         return self.summary.last
+
+    def keep(self, key: Hashable, make: Callable[[], V]) -> V:
+        """``make()``, made once and kept with this game under ``key`` (at most ``KEPT`` keys,
+        the oldest going first): what every page of the game shows alike (its chart)."""
+        try:
+            return self._kept[key]  # type: ignore[return-value]
+        except KeyError:
+            pass
+        value = make()
+        with self._lock:
+            if len(self._kept) >= KEPT:
+                del self._kept[next(iter(self._kept))]
+            self._kept[key] = value
+        return value
 
     @property
     def report(self) -> Report | None:
@@ -208,6 +228,10 @@ class Cache:
     def __init__(self, size: int = 64) -> None:
         self._games: LRU[str, Entry] = LRU(size)
 
+    def kept(self, game_id: str) -> Entry | None:
+        """The game ``game_id`` if it is kept, else None (no connection needed)."""
+        return self._games.get(game_id)
+
     def get(self, db: Database, game_id: str) -> Entry | None:
         entry = self._games.get(game_id)
         if entry is not None:
@@ -251,6 +275,9 @@ def entry_or_404(game_id: str) -> Entry:
     or another spelling of a stored game (``replay.library.spellings.resolve``)."""
     if not GAME_ID.fullmatch(game_id):
         abort(404)
+    entry = cache().kept(game_id)
+    if entry is not None:  # a game viewed lately: no connection to open (about 0.5 ms)
+        return entry
     db = store.get_db()
     entry = cache().get(db, game_id)
     if entry is None:

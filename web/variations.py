@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from flask import current_app
 
@@ -80,6 +81,7 @@ def read(game: Entry, base: int, line: str) -> Variation:
         raise LogFormatError(exc.message, line_path(exc.path or "/", base)) from None
     text = json.dumps(log, ensure_ascii=False, separators=(",", ":"))
     entry = Entry(replace(game.row, log=text, size=len(text.encode("utf-8"))))
+    entry.line = (base, line)
     made = Variation(game, base, line, tuple(moves), entry)
     kept.put(key, made)
     return made
@@ -124,24 +126,74 @@ def failure_json(variation: Variation) -> dict[str, object] | None:
                     f"{error.message}"}
 
 
-def choices_at(entry: Entry, game: Entry, n: int,
-               pick: str | None = None) -> tuple[Choices, GameState] | None:
+ExploredKey = tuple[str, tuple[int, str] | None, int, str | None]
+
+
+class Explored(NamedTuple):
+    """What a position allows (``choices``), with the state it was read from (None when the
+    choices were kept from an earlier request) and what it is kept under (``key``: the game,
+    the variation's branch and line or None, the position, the pick)."""
+
+    choices: Choices
+    state: GameState | None
+    key: ExploredKey
+
+
+@dataclass(slots=True)
+class _Kept:
+    """An explored position kept (``EXPLORED`` of them per app): its choices, and the board
+    marked with them (with the length and hash of the board it was marked on)."""
+
+    choices: Choices
+    board: tuple[int, int, str] | None = None
+
+
+EXPLORED = 16  # explored positions kept per app (a 6-player board marked: ~0.3 MB)
+
+
+def choices_at(entry: Entry, game: Entry, n: int, pick: str | None = None) -> Explored | None:
     """What position ``n`` of ``entry`` (the game, or a variation of ``game``) allows, with
     the state it was read from; the log's own move at that index (for its draw) comes from
-    ``game``. None where nothing can be tried (a game that cannot be replayed)."""
+    ``game``. None where nothing can be tried (a game that cannot be replayed). The choices
+    of the positions explored last are kept (``EXPLORED``): listing them costs a copy of the
+    state and every legal move (about 10 ms on a 6-player board, pure Python)."""
     if entry.parsed is None or game.parsed is None:
         return None
+    key: ExploredKey = (game.row.id, entry.line, n, pick)
+    kept = _explored().get(key)
+    if kept is not None:
+        return Explored(kept.choices, None, key)
     pos = entry.parsed.playback.position(n)
     index = pos.failure.index if pos.failure is not None else n
     wanted = game.parsed.moves[index] if index < len(game.parsed.moves) else None
-    return choices(pos.state, explorer_of(entry.parsed.family), wanted, pick), pos.state
+    found = choices(pos.state, explorer_of(entry.parsed.family), wanted, pick)
+    _explored().put(key, _Kept(found))
+    return Explored(found, pos.state, key)
 
 
-def marked_board(entry: Entry, board: str, found: tuple[Choices, GameState] | None) -> str:
-    """The board of a position with the spots of its choices on it."""
+def marked_board(entry: Entry, board: str, found: Explored | None) -> str:
+    """The board of a position with the spots of its choices on it (kept with the choices:
+    the same board is marked once)."""
     if found is None or entry.parsed is None or not board:
         return board
-    return mark_spots(explorer_of(entry.parsed.family), found[1], board, found[0])
+    kept = _explored().get(found.key)
+    if kept is not None and kept.board is not None \
+            and kept.board[:2] == (len(board), hash(board)):
+        return kept.board[2]
+    state = found.state if found.state is not None else entry.parsed.playback.position(
+        found.key[2]).state
+    marked = mark_spots(explorer_of(entry.parsed.family), state, board, found.choices)
+    if kept is not None:
+        kept.board = (len(board), hash(board), marked)
+    return marked
+
+
+def _explored() -> LRU[ExploredKey, _Kept]:
+    """The positions explored last (``EXPLORED``), per app."""
+    kept: LRU[ExploredKey, _Kept] | None = current_app.extensions.get("replay_explored")
+    if kept is None:
+        kept = current_app.extensions.setdefault("replay_explored", LRU(EXPLORED))
+    return kept
 
 
 def _kept() -> LRU[tuple[str, int, str], Variation]:

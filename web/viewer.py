@@ -321,7 +321,19 @@ def chart(entry: Entry, n: int, base_url: str, suffix: str = "") -> str:
     if the game ended there (``Summary.if_ended``), axes with their labels, a cursor at
     ``n``; every column is a link to its position, ``base_url`` + its number + ``suffix``
     (escaped here, as every attribute; the viewer's script turns the links into in-page
-    jumps). The legend is the page's (``standings``)."""
+    jumps). The legend is the page's (``standings``).
+
+    Everything but the cursor is the same on every page of a game: it is drawn once and kept
+    with the game (``Entry.keep``), and each page adds its cursor."""
+    before, after = entry.keep(("chart", base_url, suffix),
+                               lambda: _chart_parts(entry, base_url, suffix))
+    x = f"{LEFT + n * (CHART_W - LEFT - RIGHT) / max(1, entry.summary.last):.1f}"
+    return before + element("line", class_="cursor", x1=x, x2=x, y1=f"{TOP - 6:.1f}",
+                            y2=f"{CHART_H - BOTTOM:.1f}") + after
+
+
+def _chart_parts(entry: Entry, base_url: str, suffix: str) -> tuple[str, str]:
+    """The chart of ``entry`` (see ``chart``) before its cursor and after it."""
     summary = entry.summary
     players = entry.row.players
     last = max(1, summary.last)
@@ -375,9 +387,7 @@ def chart(entry: Entry, n: int, base_url: str, suffix: str = "") -> str:
         x = f"{px(summary.failure + 1):.1f}"
         out.append(element("line", x1=x, x2=x, y1=f"{TOP:g}", y2=f"{TOP + plot_h:.1f}",
                            class_="fail"))
-    x = f"{px(n):.1f}"
-    out.append(element("line", class_="cursor", x1=x, x2=x, y1=f"{TOP - 6:.1f}",
-                       y2=f"{TOP + plot_h:.1f}"))
+    cursor = len(out)
     width = plot_w / last
     for k in range(summary.last + 1):
         if k < len(summary.scores):
@@ -388,9 +398,11 @@ def chart(entry: Entry, n: int, base_url: str, suffix: str = "") -> str:
                                   x=f"{px(k) - width / 2:.1f}", y="0", width=f"{width:.1f}",
                                   height=f"{TOP + plot_h + 20:.1f}", class_="hit"),
                         href=f"{base_url}{k}{suffix}", data_move=k, tabindex="-1"))
-    return wrap("svg", *out, xmlns="http://www.w3.org/2000/svg", class_="chart",
-                viewBox=f"0 0 {CHART_W:g} {CHART_H:g}", role="img",
-                aria_label="scores after each move; dashed: the scores if the game ended there")
+    start = open_tag("svg", xmlns="http://www.w3.org/2000/svg", class_="chart",
+                     viewBox=f"0 0 {CHART_W:g} {CHART_H:g}", role="img",
+                     aria_label="scores after each move; dashed: the scores if the game ended "
+                                "there")
+    return start + "".join(out[:cursor]), "".join(out[cursor:]) + "</svg>"
 
 
 def _line_marks(players: list[dict[str, Any]], ends: list[float]) -> list[str]:
