@@ -66,7 +66,8 @@ def test_every_figure_bears_its_seats_mark_legibly() -> None:
             fill = el.get("fill") or el.find(f"{NS}use").get("fill")  # type: ignore[union-attr]
             after = children[k + 1]
             assert after.get("class") == "mark", "every figure is followed by its mark"
-            assert float(after.get("font-size", "0")) >= 11  # a third of a figure's height
+            size = after.get("font-size") or figures.get("font-size", "0")
+            assert float(size) >= 11  # a third of a figure's height
             assert after.get("fill") == text_on(str(fill))
             drawn.append((fill, after.text))
     expected = sorted((player_colour(game.players[f.player].colour), marks[f.player])

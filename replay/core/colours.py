@@ -21,6 +21,10 @@ def text_on(fill: str) -> str:
     return "#1b1b1b" if fill in (PLAYER_COLOURS["yellow"], PLAYER_COLOURS["grey"]) else "#ffffff"
 
 
+# an SVG's marks let the pointer through to the piece they mark (and to its tooltip)
+MARK_STYLE = "<style>text.mark{pointer-events:none}</style>"
+
+
 def seat_marks(players: Iterable[str | Mapping[str, object]]) -> list[str]:
     """One character per seat, drawn on its pieces and beside its name in legends: a cue
     besides the colour, which some eyes do not tell apart (red and green for deuteranopes) and

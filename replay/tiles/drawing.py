@@ -17,7 +17,7 @@ import bisect
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.colours import PLAYER_COLOURS, player_colour, seat_marks, text_on
+from ..core.colours import MARK_STYLE, PLAYER_COLOURS, player_colour, seat_marks, text_on
 from ..core.events import Event, Score
 from ..core.playback import Failure
 from ..core.svgtext import element, open_tag, wrap
@@ -101,7 +101,7 @@ class _Board:
         out.append(element("path", id=f"{self.prefix}meeple", d=MEEPLE))
         out.append(element("path", id=f"{self.prefix}hut", d=HUT, fill_rule="evenodd"))
         out.append(wrap("g", SHEEP, id=f"{self.prefix}sheep"))
-        return wrap("defs", *out)
+        return wrap("defs", *out, MARK_STYLE)
 
 
 def _transform(x: int, y: int, rot: int) -> str:
@@ -290,13 +290,17 @@ def _figure_svg(b: _Board, kind: str, colour: str, x: float, y: float, lying: bo
                 fill=fill, stroke=line, stroke_width="1.5") + _mark(mark, x, y, 11, fill)
 
 
+# what every seat's mark shares, set once on the group of the figures it marks
+MARKED = {"font_size": "13", "font_weight": "bold", "text_anchor": "middle"}
+
+
 def _mark(mark: str, x: float, y: float, size: float, fill: str) -> str:
-    """A seat's mark centred on (``x``, ``y``) of a figure of colour ``fill``."""
+    """A seat's mark centred on (``x``, ``y``) of a figure of colour ``fill`` (in a group
+    with the attributes ``MARKED``)."""
     if not mark:
         return ""
     return element("text", mark, class_="mark", x=_f(x), y=_f(y + size * 0.36),
-                   font_size=_f(size), font_weight="bold", text_anchor="middle",
-                   fill=text_on(fill), pointer_events="none")
+                   font_size=None if size == 13 else _f(size), fill=text_on(fill))
 
 
 def _figures(b: _Board) -> str:
@@ -329,10 +333,10 @@ def _figures(b: _Board) -> str:
                     "g", element("title", f"{sheep} sheep"),
                     element("use", href=f"#{b.prefix}sheep", transform="scale(1.6)"),
                     element("text", f"×{sheep}", x="15", y="6", font_size="15",
-                            font_weight="bold", fill="#1b1b1b", stroke="#ffffff",
+                            text_anchor="start", fill="#1b1b1b", stroke="#ffffff",
                             stroke_width="3", paint_order="stroke"),
                     class_="flock", transform=f"translate({_f(x + 24)},{_f(y + 6)})"))
-    return wrap("g", *out, class_="figures")
+    return wrap("g", *out, class_="figures", **MARKED)
 
 
 def _flock(game: Game, node: int) -> int:
@@ -366,7 +370,7 @@ def _returned(b: _Board, events: Sequence[Event]) -> str:
                                " returned", b.marks[player]))
     if not out:
         return ""
-    return wrap("g", *out, class_="returned", opacity=".5", stroke_dasharray="2 1.5")
+    return wrap("g", *out, class_="returned", opacity=".5", stroke_dasharray="2 1.5", **MARKED)
 
 
 def _ghost(b: _Board, failure: Failure, tile: TileType, cell: tuple[int, int]) -> str:
@@ -399,7 +403,7 @@ def _ghost(b: _Board, failure: Failure, tile: TileType, cell: tuple[int, int]) -
                                    f"{on_feature(seg_type, move.figure.location)} "
                                    f"({move.figure.location})", " ghost-figure",
                                    b.marks[seat] if seat is not None else ""))
-    return wrap("g", *out, class_="ghost")
+    return wrap("g", *out, class_="ghost", **MARKED)
 
 
 def _popups(b: _Board, events: Sequence[Event]) -> str:

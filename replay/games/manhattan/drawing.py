@@ -19,7 +19,7 @@ import textwrap
 from collections import Counter
 from collections.abc import Sequence
 
-from ...core.colours import PLAYER_COLOURS, player_colour, seat_marks, text_on
+from ...core.colours import MARK_STYLE, PLAYER_COLOURS, player_colour, seat_marks, text_on
 from ...core.events import Event, Score
 from ...core.playback import Failure
 from ...core.svgtext import element, wrap
@@ -103,7 +103,8 @@ def board(state: ManhattanState, *, events: Sequence[Event] = (), failure: Failu
               _cities(state, prefix), _sides(state), _scored(state, events),
               _buildings(state), _tallest(state, prefix), _last(events),
               _failed(state, failure), strip, _popups(state, events, anchors), top_svg]
-    return wrap("svg", wrap("defs", element("path", id=f"{prefix}star", d=STAR)), *layers,
+    return wrap("svg", wrap("defs", element("path", id=f"{prefix}star", d=STAR), MARK_STYLE),
+                *layers,
                 xmlns="http://www.w3.org/2000/svg", class_="manhattan-board",
                 viewBox=f"0 {_f(vy)} {_f(W)} {_f(vh)}", width=size or "100%",
                 height=round(size * vh / W) if size else None,
@@ -169,7 +170,8 @@ def _buildings(state: ManhattanState) -> str:
     t = storey_size(state)
     marks = colour_marks(state)
     return wrap("g", *(_building(c, lot, stack, t, marks) for (c, lot), stack
-                       in sorted(state.board.items()) if stack), class_="buildings")
+                       in sorted(state.board.items()) if stack), class_="buildings",
+                font_weight="bold", text_anchor="middle")
 
 
 def _building(c: int, lot: int, stack: scoring.Stack, t: float,
@@ -218,10 +220,10 @@ def _building(c: int, lot: int, stack: scoring.Stack, t: float,
 
 
 def _mark(mark: str, x: float, y: float, size: float, fill: str) -> str:
-    """A seat's mark centred on (``x``, ``y``), over a piece of colour ``fill``."""
+    """A seat's mark centred on (``x``, ``y``), over a piece of colour ``fill`` (bold and
+    centred by its group, ``_buildings``)."""
     return element("text", mark, class_="mark", x=_f(x), y=_f(y + size * 0.36),
-                   font_size=_f(size), font_weight="bold", text_anchor="middle",
-                   fill=text_on(fill), pointer_events="none")
+                   font_size=_f(size), fill=text_on(fill))
 
 
 def _box(x: float, y: float, band: float, fill: str, side: str, line: str, sw: str,
