@@ -92,6 +92,13 @@ def test_marks_on_the_board_and_beside_the_names(server: str, browser: Any, size
         expect(pg.locator(".scores td.swatch .mk").filter(has_text=m)).to_have_count(1)
         expect(pg.locator("h1 .pname").filter(has_text=p["name"]).locator(".mk")) \
             .to_have_text(m)
+    # the pointer goes through a mark to its figure, whose tooltip says whose it is
+    under = pg.eval_on_selector("#board g.figures text.mark", """t => {
+      const r = t.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return hit && hit.getAttribute("class");
+    }""")
+    assert under is not None and under.startswith("figure"), under
     pg.screenshot(path=str(OUT / f"marks-viewer-{size}.png"))
     if size == "phone":
         # a 6 x 8 board fills the phone's width: two zoom steps make a mark 9 px or more, as
