@@ -119,3 +119,38 @@ def test_the_api_answers_are_what_the_list_reads(server: str) -> None:
         body = json.loads(response.read())
     assert body["report"]["valid"] is True and "/moves/" in body["viewer_url"]
 
+
+
+def test_files_past_the_rate_limit_wait_and_are_sent_again(server: str, page: Any) -> None:
+    """A 429 stops the batch: that file and the rest say when to send them again, and
+    "Store" sends only them."""
+    names = [(f"limit-{n}", text.replace('"Ada"', '"Ada limit"')) for n, text in FILES[:2]]
+    names.append(("limit-third.json", FILES[0][1].replace('"Ada"', '"Ada third"')))
+    answered: list[int] = []
+
+    def limited(route: Any) -> None:
+        if answered:
+            answered.append(429)
+            route.fulfill(status=429, headers={"Retry-After": "17"},
+                          content_type="application/json",
+                          body='{"error": {"code": 429, "message": "Too many uploads"}}')
+        else:
+            answered.append(201)
+            route.continue_()
+
+    page.route("**/api/games?*", limited)
+    page.goto(f"{server}/upload")
+    drop(page, names)
+    page.click("#store")
+    expect(page.locator("#feedback")).to_have_text("3 files: 1 stored, 2 not stored.")
+    rows = page.locator("#chosen li")
+    for k in (1, 2):
+        expect(rows.nth(k)).to_have_class("verdict not-stored")
+        expect(rows.nth(k)).to_contain_text("over the upload limit of this address; press "
+                                            "Store again in 17 seconds")
+    assert answered == [201, 429]  # the third was not sent after the refusal
+    expect(page.locator("#store")).to_have_text("Store 2 files")
+    page.unroute("**/api/games?*")
+    page.click("#store")
+    expect(page.locator("#feedback")).to_have_text("3 files: 3 stored.")
+    expect(page.locator("#chosen li.valid")).to_have_count(3)
