@@ -75,7 +75,8 @@ def add_serve(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None
                    help="a name the server answers to (the Host header), besides localhost, "
                         "IP addresses, this machine's name and --host; repeat it for more. "
                         "A request naming any other host is refused (421), so that another "
-                        "site whose name points here (DNS rebinding) cannot use the service")
+                        "site whose name points here (DNS rebinding) cannot use the service "
+                        "(default: none besides those)")
     s.add_argument("--rate-limit", type=_rate, default="60/60", metavar="N/S",
                    help="uploads and verifications a client may make in S seconds, or "
                         "'off'; above it: 429 with Retry-After (default: 60/60)")
