@@ -3,8 +3,10 @@
 127.0.0.1.
 
 - **soak**: N clients for S seconds of mixed reads and writes (uploads of new logs,
-  verifications, lists, games, viewer pages, moves); requests by status, 5xx (must be 0), and
-  every acknowledged upload found in the library afterwards;
+  verifications, lists, games, viewer pages, moves, and the analysis board: explored pages,
+  choices, variations played through the API and their pages); requests by status, 5xx (must
+  be 0), the 99th percentile of the answers (under 1 s), each worker's peak memory (under
+  200 MB), and every acknowledged upload found in the library afterwards;
 - **kills**: a worker killed (SIGKILL) while clients upload: replaced, no acknowledged upload
   lost; then the parent killed (SIGKILL): its workers end, the port is free;
 - **storage**: the library on a real 4 MB disk (a tmpfs in a private mount namespace, so root or
@@ -180,26 +182,61 @@ class Tally:
 
 def mixed_client(server: Server, tally: Tally, seed: int, until: float,
                  make: Callable[[], bytes], ids: list[str]) -> None:
-    """Mixed reads and writes until ``until`` (monotonic)."""
+    """Mixed reads and writes until ``until`` (monotonic): uploads, verifications, lists,
+    games, viewer pages, and the analysis board (explored pages, choices, variations played
+    through the API and their pages)."""
     rng = random.Random(seed)
     verify = make()
     while time.monotonic() < until:
         r = rng.random()
         some = rng.choice(ids) if ids else ""
-        if r < 0.2:
+        n = rng.randrange(1, 20)
+        if r < 0.15:
             status, answer = tally.call(server, "POST", "/api/games", make())
             if status == 201:
                 ids.append(json.loads(answer)["id"])
-        elif r < 0.35:
+        elif r < 0.25:
             tally.call(server, "POST", "/api/verify", verify)
-        elif r < 0.6:
+        elif r < 0.4:
             tally.call(server, "GET", f"/api/games?limit=20&offset={rng.randrange(50)}")
-        elif r < 0.75:
+        elif r < 0.5:
             tally.call(server, "GET", f"/api/games/{some}")
-        elif r < 0.9:
-            tally.call(server, "GET", f"/games/{some}")
+        elif r < 0.6:
+            tally.call(server, "GET", f"/games/{some}/moves/{n}")
+        elif r < 0.7:
+            tally.call(server, "GET", f"/api/games/{some}/moves/{n}")
+        elif r < 0.8:
+            tally.call(server, "GET", f"/games/{some}/moves/{n}?explore=1")
         else:
-            tally.call(server, "GET", f"/api/games/{some}/moves/{rng.randrange(1, 20)}")
+            variation(server, tally, rng, some, n)
+
+
+def variation(server: Server, tally: Tally, rng: random.Random, game: str, n: int) -> None:
+    """The analysis board as a player uses it: the choices of position ``n``, a line of one
+    to three of them played through the API, then the page of the position reached."""
+    status, answer = tally.call(server, "GET", f"/api/games/{game}/moves/{n}/choices")
+    if status != 200:
+        return
+    found = json.loads(answer)["choices"]
+    options = found["options"] if found else []
+    if not options:
+        return
+    line = [rng.choice(options)["move"]]
+    body = json.dumps({"from": n, "line": line}).encode()
+    status, answer = tally.call(server, "POST", f"/api/games/{game}/variation", body)
+    if status != 200:
+        return
+    played = json.loads(answer)
+    more = (played.get("choices") or {}).get("options") or []
+    if more and rng.random() < 0.7:
+        line.append(rng.choice(more)["move"])
+        body = json.dumps({"from": n, "line": line}).encode()
+        status, answer = tally.call(server, "POST", f"/api/games/{game}/variation", body)
+        if status != 200:
+            return
+        played = json.loads(answer)
+    url = str(played["url"])
+    tally.call(server, "GET", url[url.index("/games/"):])
 
 
 def upload_client(server: Server, tally: Tally, until: float,
@@ -230,16 +267,36 @@ def soak(work: Path, seconds: int, clients: int) -> bool:
                           range(clients)))
         found = tally.found(server)
         total = sum(tally.statuses.values())
+        memory = {pid: worker_memory(pid) for pid in sorted(children(server.proc.pid))}
     finally:
         log = server.halt()
     times = sorted(tally.times)
+    p99 = times[len(times) * 99 // 100]
+    heaviest = max((hwm for _, hwm in memory.values()), default=0.0)
     print(f"requests: {total} ({total / seconds:.0f}/s); statuses "
           f"{dict(sorted(tally.statuses.items()))} (0: no answer); 5xx: {tally.fivexx()}; "
           f"latency median {statistics.median(times) * 1000:.0f} ms, 99th percentile "
-          f"{times[len(times) * 99 // 100] * 1000:.0f} ms\nacknowledged uploads: "
+          f"{p99 * 1000:.0f} ms (promise: under {SOAK_P99 * 1000:.0f})\nworkers' memory "
+          f"(MB, now/peak): " + ", ".join(f"{rss:.0f}/{hwm:.0f}" for rss, hwm in memory.values())
+          + f" (promise: peak under {SOAK_MB} MB)\nacknowledged uploads: "
           f"{len(tally.acked)}, found afterwards: {found}; {crashes(log)}")
     return (tally.fivexx() == 0 and tally.statuses[0] == 0 and found == len(tally.acked)
-            and "Traceback" not in log)
+            and "Traceback" not in log and p99 < SOAK_P99 and heaviest < SOAK_MB)
+
+
+SOAK_P99 = 1.0  # seconds: the 99th percentile of the soak's answers
+SOAK_MB = 200  # the peak resident memory of each worker process
+
+
+def worker_memory(pid: int) -> tuple[float, float]:
+    """The resident memory of ``pid`` now and at its peak (VmRSS, VmHWM), in MB."""
+    fields = {}
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            name, _, rest = line.partition(":")
+            if name in ("VmRSS", "VmHWM"):
+                fields[name] = int(rest.split()[0]) / 1024
+    return fields.get("VmRSS", 0.0), fields.get("VmHWM", 0.0)
 
 
 def kills(work: Path) -> bool:
