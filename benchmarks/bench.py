@@ -11,7 +11,8 @@ speed drifts), with the issues' targets beside them:
 * floors elsewhere.
 
 Then the median wall time of a one-file ``python -m replay verify`` (target 60 ms, start-up
-included). Exit 1 when a target is missed.
+included), and what a ``copy()`` of a position costs beside an ``apply()`` (issue 37: within
+5 times; ``bench_copy.py``). Exit 1 when a target is missed.
 """
 
 from __future__ import annotations
@@ -136,13 +137,17 @@ def main() -> int:
                              f"round (default: {ROUNDS})")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    import bench_copy
+
     rows = run(args.games, args.rounds)
     ms = one_file_ms()
     one_ok = ms <= ONE_FILE_TARGET_MS
+    copies = bench_copy.run(args.rounds)
     if args.json:
         print(json.dumps({"engine": engine(), "configs": rows,
                           "one_file_verify_ms": round(ms, 1),
-                          "one_file_target_ms": ONE_FILE_TARGET_MS}, indent=1))
+                          "one_file_target_ms": ONE_FILE_TARGET_MS, "copies": copies},
+                         indent=1))
     else:
         print(f"engine: {engine()}")
         print(f"{'config':<28}{'generate/s':>12}{'target':>8}{'verify/s':>10}{'target':>8}  ok")
@@ -151,7 +156,8 @@ def main() -> int:
                   f"{r['verify_per_s']:>10}{r['verify_target']:>8}  {'yes' if r['ok'] else 'NO'}")
         print(f"{'one-file verify (ms, median)':<28}{ms:>12.1f}{ONE_FILE_TARGET_MS:>8}"
               f"{'':>18}  {'yes' if one_ok else 'NO'}")
-    return 0 if one_ok and all(r["ok"] for r in rows) else 1
+        print(bench_copy.table(copies))
+    return 0 if one_ok and all(r["ok"] for r in rows + copies) else 1
 
 
 if __name__ == "__main__":

@@ -39,7 +39,8 @@ NATIVE_ROOT = Path(native.ROOT)
 MODULES: tuple[str, ...] = (
     *(f"replay/core/{m}.py" for m in ("scan", "header_check", "hashing", "rng", "loop", "sink")),
     *(f"replay/tiles/{m}.py" for m in
-      ("state", "board", "figures", "features", "moves", "scoring", "policy", "tileset")),
+      ("state", "board", "figures", "features", "moves", "scoring", "policy", "tileset",
+       "copies")),
     *(f"replay/games/carcassonne/{m}.py" for m in
       ("state", "rules", "scoring", "hills_sheep", "sheep_moves", "inns_cathedrals",
        "policy")),

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .events import Event
 
 
-@mypyc_attr(serializable=True)  # a state's copy pickles it (tiles/snapshot.py)
+@mypyc_attr(serializable=True)  # a state pickles (tiles/snapshot.py)
 class EventSink:
     """The events of the move being played: kept in ``events`` when ``keeps``, else none."""
 
@@ -33,6 +33,15 @@ class EventSink:
         """Record an event (dropped by a sink that does not keep them)."""
         if self.keeps:
             self.events.append(event)
+
+    def copy(self) -> EventSink:
+        """The sink of a copy of the state: the same events, in a list of its own (``DROP``
+        itself, which never holds one)."""
+        if self is DROP:
+            return self
+        sink = EventSink(self.keeps)
+        sink.events = list(self.events)
+        return sink
 
     def take(self) -> list[Event]:
         """The events recorded so far; the sink starts again empty."""

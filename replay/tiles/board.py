@@ -30,7 +30,8 @@ _SPAN: Final = 4096  # cells nearer the start than this in x and y pack into one
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class Placement:
-    """A tile on the board: its index in placement order, turn, cell and first node id."""
+    """A tile on the board: its index in placement order, turn, cell and first node id.
+    Never changed once made: a state's copies share it (``TileState.copy``)."""
 
     index: int
     tile: TileType

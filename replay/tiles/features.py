@@ -19,7 +19,8 @@ from .empty import EmptyDict, EmptyList, EmptySet
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # see tiles/snapshot.py
 class Figure:
     """A figure on the board: whose, what kind, on which segment node, cell and location,
-    with its strength in majorities (G8)."""
+    with its strength in majorities (G8). Never changed once made: a state's copies share
+    it (``Feature.copy``)."""
 
     player: int
     kind: str  # "follower" | "large-follower" | "shepherd" | "hut"
@@ -120,6 +121,28 @@ class Feature:
         else:
             self.tokens.append(token)
 
+    def copy(self) -> Feature:
+        """An independent copy (``TileState.copy``): its containers copied, the shared empty
+        ones still shared; its figures, which never change, shared."""
+        new = Feature(self.type, self.first, 0, self.open)
+        new.nodes = list(self.nodes)
+        new.tiles = set(self.tiles)
+        new.pennants = self.pennants
+        new.scored = self.scored
+        new.cell = self.cell
+        # (identity, not emptiness: a feature's own container may be empty, and stays its own)
+        if self.figures is not _NO_FIGURES:
+            new.figures = list(self.figures)
+        if self.flags is not _NO_FLAGS:
+            new.flags = set(self.flags)
+        if self.touches is not _NO_TOUCHES:
+            new.touches = list(self.touches)
+        if self.counts is not _NO_COUNTS:
+            new.counts = dict(self.counts)
+        if self.tokens is not _NO_TOKENS:
+            new.tokens = list(self.tokens)
+        return new
+
     def absorb(self, other: Feature) -> None:
         if other.first < self.first:
             self.first = other.first
@@ -156,6 +179,15 @@ class FeatureGraph:
     def __init__(self) -> None:
         self.parent: list[int] = []
         self.feature: list[Feature | None] = []
+
+    def copy(self) -> FeatureGraph:
+        """An independent copy: the same nodes, each feature copied (``Feature.copy``)."""
+        new = FeatureGraph()
+        new.parent = list(self.parent)
+        feature = new.feature
+        for f in self.feature:
+            feature.append(None if f is None else f.copy())
+        return new
 
     def add(self, feature: Feature) -> int:
         node = len(self.parent)

@@ -1,6 +1,11 @@
-"""Copies of a tile-laying game's state (``TileState.copy``): pickled, but not its immutable
-parts (configuration, tile types, family, and immutable values such as moves and figure kinds,
-see ``core.values.immutable``), which the copy shares.
+"""A tile-laying game's state pickled (``pickled_copy``), and the attributes a plugin's
+subclass adds copied (``copy_extras``).
+
+``TileState.copy`` copies field by field (``tiles/copies.py``). ``pickled_copy`` is the copy
+it used to be: every attribute pickled but the immutable parts (configuration, tile types,
+family, and immutable values such as moves and figure kinds, see ``core.values.immutable``),
+which the copy shares. It stays as the reference the tests hold the field-by-field copy to
+and the benchmark's former figure (``benchmarks/bench_copy.py``); states also still pickle.
 
 This module stays interpreted when the engine is compiled with mypyc (a compiled subclass of
 ``pickle.Pickler`` does not work). Every mutable class a state holds is marked
@@ -12,6 +17,7 @@ Immutable values are shared, not copied: no need to copy what never changes.
 
 from __future__ import annotations
 
+import copy
 import io
 import pickle
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -25,8 +31,8 @@ if TYPE_CHECKING:
 S = TypeVar("S", bound="TileState")
 
 
-def copy_state(state: S) -> S:
-    """An independent copy of ``state`` that shares its immutable parts."""
+def pickled_copy(state: S) -> S:
+    """An independent copy of ``state`` that shares its immutable parts, by pickling."""
     buf = io.BytesIO()
     pickler = _SharingPickler(buf, state)
     pickler.dump(state)
@@ -77,3 +83,21 @@ def _objects(state: TileState) -> list[Any]:
     # the shared empty containers of new features too: a copy's features must keep them
     # shared (a feature tells its own containers from them by identity)
     return [state.config, state.family, state.tileset, *state.tileset.tiles, *SHARED_EMPTY]
+
+
+def copy_extras(state: TileState, new: TileState) -> None:
+    """Give ``new``, a copy of ``state`` by ``_copy_into``, a deep copy of each attribute
+    that ``state`` has and ``new`` lacks: those a class outside the engine adds (a plugin's
+    subclass that does not extend ``_copy_into``). The copies share the immutable parts, and
+    a feature of the state is the copy's feature in the same place."""
+    have = vars(new)
+    extra = {k: v for k, v in vars(state).items() if k not in have}
+    if not extra:
+        return
+    memo: dict[int, Any] = {id(obj): obj for obj in _objects(state)}
+    for graph, twin in zip(state.figure_graphs(), new.figure_graphs(), strict=True):
+        for feat, copied in zip(graph.feature, twin.feature, strict=True):
+            if feat is not None:
+                memo[id(feat)] = copied
+    for name, value in extra.items():
+        setattr(new, name, copy.deepcopy(value, memo))

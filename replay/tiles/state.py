@@ -21,6 +21,7 @@ from ..core.family import GameConfig
 from ..core.rng import SeededStream
 from ..core.sink import DROP, EventSink
 from .board import Cell, Placement
+from .copies import copied, copy_tile_state
 from .events import Discard, Place
 from .features import Feature, Figure, group_links, link
 from .figures import FigureKind, Figures
@@ -161,10 +162,13 @@ class TileState(Figures):
             raise
 
     def copy(self) -> Self:
-        from .snapshot import copy_state  # here: pickle is not needed to verify a log
+        """An independent copy: what changes in place copied, the rest shared (``copies``)."""
+        return copied(self)
 
-        copied: Self = copy_state(self)
-        return copied
+    def _copy_into(self, new: TileState) -> None:
+        """Give ``new`` (made without ``__init__``) a copy of what this class and its bases
+        hold; a family with attributes of its own extends it, ``super()`` first."""
+        copy_tile_state(self, new)
 
     def legal_moves(self) -> Iterator[Any]:
         """Every complete legal move: each tile that may come next (the drawn one, or in a

@@ -112,6 +112,16 @@ class SheepBag:
         # seat -> the node its shepherd stands on, while it is out (``shepherd_beside``)
         self.shepherds: dict[int, int] = {}
 
+    def copy(self) -> SheepBag:
+        """An independent copy (the state's ``copy``)."""
+        new = SheepBag(None)
+        new.bag = list(self.bag)
+        new.token_draws = self.token_draws
+        new.stream = None if self.stream is None else self.stream.copy()
+        new.hidden = list(self.hidden)
+        new.shepherds = dict(self.shepherds)
+        return new
+
     def draw(self) -> int:
         assert self.stream is not None
         return self.bag[self.stream.below(len(self.bag))]

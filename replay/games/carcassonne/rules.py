@@ -34,7 +34,8 @@ class ExpansionRules:
     move_fields: ClassVar[frozenset[str]] = frozenset()  # log move keys it reads
 
     def setup(self, state: CarcassonneState) -> None:
-        """Its own state, before the start tile is placed."""
+        """Its own state, before the start tile is placed: an object in ``state.parts``
+        whose ``copy()`` is independent (the state's ``copy`` copies it)."""
 
     def needs_groups(self, state: CarcassonneState, move: Move) -> bool:
         """Whether ``check`` reads the features the tile joins (``groups``) for this move

@@ -112,6 +112,18 @@ class CarcassonneState(TileState):
     def family(self) -> Family:
         return self._family
 
+    def _copy_into(self, new: TileState) -> None:
+        super()._copy_into(new)
+        assert isinstance(new, CarcassonneState)
+        new.rules, new.absent, new._family = self.rules, self.absent, self._family
+        new.options, new.small_city = self.options, self.small_city
+        new.farm_scoring, new.farm_points = self.farm_scoring, self.farm_points
+        # each expansion's state is its own to copy (``ExpansionRules.setup``)
+        new.parts = {name: part.copy() for name, part in self.parts.items()}
+        new._point_rules, new._tiebreaks = self._point_rules, self._tiebreaks
+        new._checks, new._absent_checks = self._checks, self._absent_checks
+        new._figure_hooks, new._group_rules = self._figure_hooks, self._group_rules
+
     def part(self, expansion: str) -> Any:
         """The per-game state of an expansion in play (e.g. the sheep bag)."""
         return self.parts[expansion]

@@ -115,6 +115,24 @@ class HuntersGatherersState(TileState):
                 if t.bonus:
                     self.remaining.pop(t.id, None)
 
+    def _copy_into(self, new: TileState) -> None:
+        super()._copy_into(new)
+        assert isinstance(new, HuntersGatherersState)
+        new.return_timing = self.return_timing
+        new.net = self.net.copy()
+        new.bonus_stack = self.bonus_stack  # (read by position, never changed)
+        new.bonus_pos = self.bonus_pos
+        new.bonus_remaining = dict(self.bonus_remaining)
+        new.pending_bonus, new.bonus_due = self.pending_bonus, self.bonus_due
+        new._bonus_step = self._bonus_step
+        new.pending_returns = []
+        if self.pending_returns:  # (within a turn) the copy's features in the same places
+            twin = {id(f): g for graphs in ((self.graph, new.graph), (self.net, new.net))
+                    for f, g in zip(graphs[0].feature, graphs[1].feature, strict=True)
+                    if f is not None}
+            new.pending_returns = [(twin.get(id(feat)) or feat.copy(), fig)
+                                   for feat, fig in self.pending_returns]
+
     def _move(self, **fields: Any) -> Move:
         return Move(**fields)
 
