@@ -10,8 +10,8 @@ A copy copies what changes in place and shares what never does:
 - copied one level deep: the dicts and lists of immutable values (cells, keys, counts, moves);
 - copied two levels deep: the containers of containers (``frontier_keys``,
   ``near_cloisters``, ``supply``) and the feature graph, whose features are copied one by one
-  (``FeatureGraph.copy``, ``Feature.copy``: their containers copied, the shared empty ones
-  still shared).
+  (``FeatureGraph.copy``, ``Feature.copy``: their containers copied, an empty one being the
+  shared empty one of a new feature).
 
 A family adds its own attributes by overriding ``TileState._copy_into`` (calling ``super``
 first); an interpreted subclass outside the engine (a plugin's) has its attributes copied by

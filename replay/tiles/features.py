@@ -122,24 +122,24 @@ class Feature:
             self.tokens.append(token)
 
     def copy(self) -> Feature:
-        """An independent copy (``TileState.copy``): its containers copied, the shared empty
-        ones still shared; its figures, which never change, shared."""
+        """An independent copy (``TileState.copy``): its containers copied but the empty ones,
+        which are the shared empty ones of a new feature in the copy (its ``add_`` methods
+        give it its own); its figures, which never change, shared."""
         new = Feature(self.type, self.first, 0, self.open)
         new.nodes = list(self.nodes)
         new.tiles = set(self.tiles)
         new.pennants = self.pennants
         new.scored = self.scored
         new.cell = self.cell
-        # (identity, not emptiness: a feature's own container may be empty, and stays its own)
-        if self.figures is not _NO_FIGURES:
+        if self.figures:
             new.figures = list(self.figures)
-        if self.flags is not _NO_FLAGS:
+        if self.flags:
             new.flags = set(self.flags)
-        if self.touches is not _NO_TOUCHES:
+        if self.touches:
             new.touches = list(self.touches)
-        if self.counts is not _NO_COUNTS:
+        if self.counts:
             new.counts = dict(self.counts)
-        if self.tokens is not _NO_TOKENS:
+        if self.tokens:
             new.tokens = list(self.tokens)
         return new
 
