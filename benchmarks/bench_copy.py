@@ -121,7 +121,9 @@ import sys
 sys.path.insert(0, {bench_dir!r})
 import bench_copy as b
 import replay.tiles.snapshot  # (for every mode alike: the pickled copy's imports)
-label, what, n = {args!r}
+from replay import native
+label, what, n, compiled = {args!r}
+assert native.active() == compiled, "the engine is not the parent's: " + native.engine()
 game, players, expansions = next(c[1:] for c in b.CONFIGS if c[0] == label)
 state, move = b.position(game, players, tuple(expansions))
 copy = b.old_copy(state) if what == "pickled" else state.copy
@@ -136,7 +138,10 @@ for s in states:
 
 def instructions(label: str, what: str, n: int) -> int:
     """Instructions callgrind counts for the child doing ``what`` ``n`` times."""
-    code = CHILD.format(bench_dir=str(ROOT / "benchmarks"), args=(label, what, n))
+    from replay import native
+
+    code = CHILD.format(bench_dir=str(ROOT / "benchmarks"),
+                        args=(label, what, n, native.active()))
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0")
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                           sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
