@@ -1,9 +1,10 @@
 """Pictures of positions as SVG, for every game family (python-chess's ``chess.svg``).
 
-``board(state, ...)`` draws any state: a pure function of it (the family draws, see
-``Family.draw``). ``render(record, n)`` draws position ``n`` of a log (the state after its first
-``n`` moves) with the events of move ``n`` and the wrong claims (L2) at that position; the CLI
-(``python -m replay render``) and the web viewer both call it, so they draw the same picture.
+``board(state, ...)`` draws any state: a pure function of it (the family's view draws, see
+``replay.core.view``). ``render(record, n)`` draws position ``n`` of a log (the state after
+its first ``n`` moves) with the events of move ``n`` and the wrong claims (L2) at that
+position; the CLI (``python -m replay render``) and the web viewer both call it, so they draw
+the same picture.
 When move ``k`` (0-based) is illegal, position ``k + 1`` shows the state before it with the
 attempted move in red and the rule and reason written on the board.
 """
@@ -18,6 +19,7 @@ from .core.family import GameState
 from .core.playback import Failure, Position
 from .core.record import GameRecord
 from .core.verify import Report, claims_at, judge
+from .core.view import view_of
 
 __all__ = ["Failure", "Position", "board", "claim_notes", "player_colour", "position", "render"]
 
@@ -31,7 +33,8 @@ def board(state: GameState, *, events: Sequence[Event] = (), failure: Failure | 
     move over the board; ``notes`` are written above it. ``size`` sets the width in pixels (by
     default the picture fills its container); ``prefix`` keeps the ids of several pictures on
     one page apart."""
-    return state.draw(events=events, failure=failure, notes=notes, size=size, prefix=prefix)
+    return view_of(state.family).board(state, events=events, failure=failure, notes=notes,
+                                       size=size, prefix=prefix)
 
 
 def position(record: GameRecord, n: int | None = None) -> Position:

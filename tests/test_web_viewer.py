@@ -11,8 +11,8 @@ from replay import svg
 from replay.core.events import Score
 from replay.core.playback import play_through
 from replay.core.record import parse
+from replay.core.view import view_of
 from replay.generate import dumps, generate_log
-from web import viewer
 
 
 @pytest.mark.parametrize("args", [("base", 4, 3, ()),
@@ -22,8 +22,7 @@ def test_every_scored_feature_has_its_own_layer_and_badges(args: tuple[object, .
     record = parse(generate_log(*args))
     last = len(record.moves)
     pos = svg.position(record, last)
-    board = viewer.linked_board(pos.state, list(pos.events), svg.board(pos.state,
-                                                                       events=pos.events))
+    board = view_of(record.family).board(pos.state, events=pos.events, linked=True)
     scores = [i for i, e in enumerate(pos.events) if isinstance(e, Score)]
     assert scores
     layers = [int(i) for i in re.findall(r'<g class="hl hl-\w+" data-ev="(\d+)"', board)]
@@ -40,7 +39,7 @@ def test_a_move_without_scores_is_drawn_as_it_was() -> None:
     record = parse(generate_log("base", 2, 1))
     game = play_through(record, upto=1)
     plain = svg.board(game.state, events=game.events[0])
-    assert viewer.linked_board(game.state, list(game.events[0]), plain) == plain
+    assert view_of(record.family).board(game.state, events=game.events[0], linked=True) == plain
 
 
 def test_library_sorts(client: FlaskClient) -> None:

@@ -22,7 +22,7 @@ from replay.core.errors import LogFormatError
 from replay.library.store import storage_fault
 
 from . import db as store
-from .games import cache, check, log_limit, save
+from .games import check, log_limit, save
 from .limits import take
 
 UPLOAD_PATH = "/upload"  # the page whose posts may be larger than one log (``batch_bytes``)
@@ -106,9 +106,9 @@ def _one(f: FileStorage) -> Verdict:
             raise
         return Verdict(name, "not-stored", f"not stored: the library cannot store games right "
                                            f"now ({why}); try again later")
-    entry = cache().get(db, row.id)
-    at = entry.default_position() if entry is not None else 0
-    url = url_for("pages.position", game_id=row.id, n=at)
+    # the game's own URL: the server opens it where the visitor wants (its start while the
+    # results are hidden, ``views.opening``)
+    url = url_for("pages.game", game_id=row.id)
     report = checked.report
     again = "" if created else " (already in the library)"
     if report.valid:

@@ -22,7 +22,6 @@ from replay.core.explore import (
     choices,
     explorer_of,
     line_path,
-    mark_spots,
     read_line,
     variation_log,
 )
@@ -169,23 +168,6 @@ def choices_at(entry: Entry, game: Entry, n: int, pick: str | None = None) -> Ex
     found = choices(pos.state, explorer_of(entry.parsed.family), wanted, pick)
     _explored().put(key, _Kept(found))
     return Explored(found, pos.state, key)
-
-
-def marked_board(entry: Entry, board: str, found: Explored | None) -> str:
-    """The board of a position with the spots of its choices on it (kept with the choices:
-    the same board is marked once)."""
-    if found is None or entry.parsed is None or not board:
-        return board
-    kept = _explored().get(found.key)
-    if kept is not None and kept.board is not None \
-            and kept.board[:2] == (len(board), hash(board)):
-        return kept.board[2]
-    state = found.state if found.state is not None else entry.parsed.playback.position(
-        found.key[2]).state
-    marked = mark_spots(explorer_of(entry.parsed.family), state, board, found.choices)
-    if kept is not None:
-        kept.board = (len(board), hash(board), marked)
-    return marked
 
 
 def _explored() -> LRU[ExploredKey, _Kept]:

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from replay import svg
-from replay.core.colours import seat_marks, text_on
+from replay.core.colours import NOBODY, seat_marks, text_on
 from replay.core.events import Event, Score, worth_telling
-from replay.core.family import GameState
+from replay.core.explore import Choices, explorer_of
 from replay.core.svgtext import element, open_tag, wrap
 from replay.core.verify import REPORT_VERSION, where_json
-from replay.tiles import drawing
+from replay.core.view import view_of
 
 from .db import GameRow
 from .games import Entry, Summary
@@ -119,9 +118,10 @@ class View:
         return self.entry.last
 
 
-def build(entry: Entry, n: int, draw: bool = True) -> View:
-    """The view of position ``n`` (with its pictures when ``draw``); raises ``IndexError``
-    for a position the game lacks."""
+def build(entry: Entry, n: int, draw: bool = True, found: Choices | None = None) -> View:
+    """The view of position ``n`` (with its pictures when ``draw``: the board drawn by the
+    family's view, its scored features linked to the explanations, the spots of the analysis
+    board's choices ``found`` on it); raises ``IndexError`` for a position the game lacks."""
     row = entry.row
     if entry.parsed is None:
         if n != 0:
@@ -140,9 +140,11 @@ def build(entry: Entry, n: int, draw: bool = True) -> View:
     pos = svg.position(entry.parsed, n)
     game = pos.state
     notes = svg.claim_notes(entry.parsed, n, entry.report) if pos.failure is None else ()
-    board = (linked_board(game, pos.events, svg.board(game, events=pos.events,
-                                                      failure=pos.failure, notes=notes))
-             if draw else "")
+    look = view_of(entry.parsed.family)
+    board = look.board(game, events=pos.events, failure=pos.failure, notes=notes, linked=True,
+                       spots=found.spots() if found else None,
+                       spot_names=found.spot_names(explorer_of(entry.parsed.family).spot_label)
+                       if found else None) if draw else ""
     players = game.players
     gained = _gained(summary, n)
     ended = summary.if_ended[n] if n < len(summary.if_ended) else game.scores
@@ -168,7 +170,7 @@ def build(entry: Entry, n: int, draw: bool = True) -> View:
         described = getattr(game, "tiles_by_id", {}).get(view.next_tile)
         view.next_tile_words = str(getattr(described, "words", "") or "")
         if draw:
-            view.next_tile_svg = game.next_piece_svg(56)
+            view.next_tile_svg = look.next_piece(game, 56)
     return view
 
 
@@ -202,51 +204,6 @@ def _line(index: int, event: Event, text: str, seats: list[Seat]) -> Line:
         return Line(index, event.type, text, event.phase, gains,
                     seats[won[0]].fill if won else NOBODY)
     return Line(index, event.type, text)
-
-
-NOBODY = "#8a8a8a"  # the colour of a feature nobody scored
-
-
-
-POPUP = re.compile(r'<g class="popup" ')
-
-
-def linked_board(game: GameState, events: list[Event], board: str) -> str:
-    """The board with every scored feature in a layer of its own, tinted in its scorer's colour
-    and named by its event (``<g class="hl" data-ev="i">``), instead of one yellow layer for
-    all; and every "+N" badge named by its event too (``data-ev``, ``data-seat``), so that the
-    page can link the explanations to the board both ways. Boards of other kinds are left as
-    they are."""
-    if not isinstance(game, drawing.Game) or not board:
-        return board
-    b = drawing._Board(game, "cr-")
-    whole = drawing._emphasis(b, events)
-    if not whole or whole not in board:
-        return board
-    scored = drawing._scored(b, events)
-    index = [i for i, e in enumerate(events) if isinstance(e, Score)]
-    players = game.players
-    layers: list[str] = []
-    badges: list[tuple[int, int]] = []
-    for i, (ev, _) in zip(index, scored, strict=True):
-        won = [w for w in ev.winners if 0 <= w < len(players)]
-        fills = [svg.player_colour(players[w].colour) for w in won] or [NOBODY]
-        one = drawing._emphasis(b, [ev])
-        inner = one[one.index(">") + 1:-len("</g>")]
-        layers.append(wrap("g", inner, class_=f"hl hl-{ev.phase}", data_ev=i, fill=fills[0],
-                           stroke=fills[-1], stroke_width="4", stroke_linejoin="round"))
-        if won and ev.points:
-            badges.extend((i, w) for w in won)
-    board = board.replace(whole, wrap("g", *layers, class_="scored"), 1)
-    names = iter(badges)
-
-    def badge(match: re.Match[str]) -> str:
-        i, w = next(names, (-1, -1))
-        # the popup's start tag, its attributes after these: "<g" + the new ones + " "
-        return match.group(0) if i < 0 else open_tag("g", class_="popup", data_ev=i,
-                                                     data_seat=w)[:-1] + " "
-
-    return POPUP.sub(badge, board)
 
 
 def _gained(summary: Summary, n: int) -> list[int]:
@@ -316,7 +273,7 @@ def _ticks(top: int, count: int = 4) -> list[int]:
     return list(range(0, max(1, top) + step, step))
 
 
-def chart(entry: Entry, n: int, base_url: str, suffix: str = "") -> str:
+def chart(entry: Entry, n: int, base_url: str, suffix: str = "", hide: bool = False) -> str:
     """Scores over time as SVG: one line per player, and under it a dashed one of the scores
     if the game ended there (``Summary.if_ended``), axes with their labels, a cursor at
     ``n``; every column is a link to its position, ``base_url`` + its number + ``suffix``
@@ -324,21 +281,30 @@ def chart(entry: Entry, n: int, base_url: str, suffix: str = "") -> str:
     jumps). The legend is the page's (``standings``).
 
     Everything but the cursor is the same on every page of a game: it is drawn once and kept
-    with the game (``Entry.keep``), and each page adds its cursor."""
-    before, after = entry.keep(("chart", base_url, suffix),
-                               lambda: _chart_parts(entry, base_url, suffix))
+    with the game (``Entry.keep``), and each page adds its cursor. With ``hide`` (results
+    hidden) before the last position, the spoiler-safe variant instead, drawn for the page:
+    the lines stop at ``n``, the points axis runs to the highest score up to ``n`` and not the
+    game's, and the columns after ``n`` tell their number only."""
+    if hide and n < entry.summary.last:
+        before, after = _chart_parts(entry, base_url, suffix, n)
+    else:
+        before, after = entry.keep(("chart", base_url, suffix),
+                                   lambda: _chart_parts(entry, base_url, suffix))
     x = f"{LEFT + n * (CHART_W - LEFT - RIGHT) / max(1, entry.summary.last):.1f}"
     return before + element("line", class_="cursor", x1=x, x2=x, y1=f"{TOP - 6:.1f}",
                             y2=f"{CHART_H - BOTTOM:.1f}") + after
 
 
-def _chart_parts(entry: Entry, base_url: str, suffix: str) -> tuple[str, str]:
-    """The chart of ``entry`` (see ``chart``) before its cursor and after it."""
+def _chart_parts(entry: Entry, base_url: str, suffix: str,
+                 upto: int | None = None) -> tuple[str, str]:
+    """The chart of ``entry`` (see ``chart``) before its cursor and after it; with ``upto``,
+    its spoiler-safe variant at that position (nothing of the later moves)."""
     summary = entry.summary
     players = entry.row.players
     last = max(1, summary.last)
-    ended = summary.if_ended[:len(summary.scores)]
-    yticks = _ticks(max([1, *(max(s) for s in summary.scores + ended if s)]))
+    known = summary.scores if upto is None else summary.scores[:upto + 1]
+    ended = summary.if_ended[:len(known)]
+    yticks = _ticks(max([1, *(max(s) for s in known + ended if s)]))
     top = yticks[-1]
     xticks = [k for k in _ticks(last, 5) if k < last]
     if xticks and last - xticks[-1] < (xticks[1] - xticks[0] if len(xticks) > 1 else 1) / 2:
@@ -377,20 +343,21 @@ def _chart_parts(entry: Entry, base_url: str, suffix: str) -> tuple[str, str]:
                         stroke_width="1.5", stroke_dasharray="5 3", stroke_opacity="0.8",
                         stroke_linejoin="round", class_="if-ended", data_seat=i))
     for i, p in enumerate(players):
-        pts = " ".join(f"{px(k):.1f},{py(s[i]):.1f}" for k, s in enumerate(summary.scores))
+        pts = " ".join(f"{px(k):.1f},{py(s[i]):.1f}" for k, s in enumerate(known))
         out.append(wrap("polyline", element("title", p["name"]), points=pts, fill="none",
                         stroke=svg.player_colour(p["colour"]), stroke_width="2.5",
                         stroke_linejoin="round", data_seat=i))
-    out.extend(_line_marks(players, [py(s) for s in summary.scores[-1]] if summary.scores
-                           else []))
-    if summary.failure is not None:
+    out.extend(_line_marks(players, [py(s) for s in known[-1]] if known else []))
+    if summary.failure is not None and (upto is None or summary.failure < upto):
         x = f"{px(summary.failure + 1):.1f}"
         out.append(element("line", x1=x, x2=x, y1=f"{TOP:g}", y2=f"{TOP + plot_h:.1f}",
                            class_="fail"))
     cursor = len(out)
     width = plot_w / last
     for k in range(summary.last + 1):
-        if k < len(summary.scores):
+        if upto is not None and k > upto:
+            tip = "not reached yet"
+        elif k < len(summary.scores):
             tip = _tip(players, summary.scores[k], ended[k] if k < len(ended) else ())
         else:
             tip = "illegal move"
@@ -398,10 +365,11 @@ def _chart_parts(entry: Entry, base_url: str, suffix: str) -> tuple[str, str]:
                                   x=f"{px(k) - width / 2:.1f}", y="0", width=f"{width:.1f}",
                                   height=f"{TOP + plot_h + 20:.1f}", class_="hit"),
                         href=f"{base_url}{k}{suffix}", data_move=k, tabindex="-1"))
-    start = open_tag("svg", xmlns="http://www.w3.org/2000/svg", class_="chart",
+    start = open_tag("svg", xmlns="http://www.w3.org/2000/svg",
+                     class_="chart" if upto is None else "chart safe",
                      viewBox=f"0 0 {CHART_W:g} {CHART_H:g}", role="img",
                      aria_label="scores after each move; dashed: the scores if the game ended "
-                                "there")
+                                "there" + ("" if upto is None else "; the moves to come hidden"))
     return start + "".join(out[:cursor]), "".join(out[cursor:]) + "</svg>"
 
 

@@ -199,16 +199,16 @@ def _viewer(entry: Entry, n: int, found: variations.Variation | None) -> Respons
             return moved  # a move played on the analysis board: its page
         context = analysis.page_context(entry, n, found)
         shown: Entry = context["shown"]
-        view = viewer.build(shown, n)
+        explored = context["explored"]
+        view = viewer.build(shown, n, found=explored.choices if explored else None)
     except IndexError:
         abort(404)
     except LogFormatError as exc:
         return _unplayable(exc)
     parsed = shown.parsed is not None
     chart = viewer.chart(shown, n, context["step"], context["query"]) if parsed else ""
-    board = variations.marked_board(shown, view.board, context["explored"])
     return render_template("viewer.html", view=view, entry=entry, row=entry.row,
-                           summary=entry.summary, board=Markup(board),
+                           summary=entry.summary, board=Markup(view.board),
                            next_tile=Markup(view.next_tile_svg), chart=Markup(chart),
                            standings=viewer.standings(shown, n) if parsed else [], **context)
 

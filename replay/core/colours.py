@@ -11,9 +11,12 @@ PLAYER_COLOURS = {
 }
 
 
+NOBODY = "#8a8a8a"  # the colour of what no seat owns (a feature nobody scored)
+
+
 def player_colour(colour: str) -> str:
     """The drawing colour of a player colour name (``red``, ``blue``, ...)."""
-    return PLAYER_COLOURS.get(colour, "#8a8a8a")
+    return PLAYER_COLOURS.get(colour, NOBODY)
 
 
 def text_on(fill: str) -> str:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import inspect
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -165,21 +164,10 @@ class Explorer:
 
     def mark(self, state: GameState, board: str, spots: Mapping[str, str],
              prefix: str = "cr-", names: Mapping[str, str] | None = None) -> str:
-        """The board's SVG with every spot drawn as a target the page can click
-        (``<g class="spot legal|illegal" data-spot="...">``), named by ``names``
-        (``Choices.spot_names``: legal or not, in words); unchanged by default (the page
-        then lists the moves)."""
+        """Where a plugin written before views (``replay.core.view``) drew its spots on the
+        board's SVG; the default view still calls an override. A family's ``View.board``
+        draws them now (``spots=``); unchanged here."""
         return board
-
-
-def mark_spots(explorer: Explorer, state: GameState, board: str, found: Choices) -> str:
-    """``board`` with the spots of ``found`` drawn by ``explorer.mark``, each named legal or
-    not in words (``Choices.spot_names``); a plugin's ``mark`` written before ``names``
-    existed is called without them."""
-    spots = found.spots()
-    if "names" not in inspect.signature(explorer.mark).parameters:
-        return explorer.mark(state, board, spots)
-    return explorer.mark(state, board, spots, names=found.spot_names(explorer.spot_label))
 
 
 @cache

@@ -241,9 +241,8 @@ class GameState:
                                 prefix=prefix)
 
     def next_piece_svg(self, size: int = 56) -> str:
-        """The piece the player to move plays next (the tile drawn, say) drawn on its own, as
-        SVG ``size`` pixels wide: "" when there is none to show (nothing drawn yet, the end,
-        a game whose pieces are not drawn), as here; the viewer shows it beside the board."""
+        """The piece the player to move plays next (the tile drawn, say) as SVG ``size`` pixels
+        wide, shown beside the board: "" when there is none (nothing drawn, the end), as here."""
         return ""
 
 
@@ -270,9 +269,10 @@ class Family(ABC):
     # a reference "module:Class" to a ``replay.lab.machines.GameMachine`` subclass, imported
     # only for fuzzing; None: the generic machine (the invariants every family owes)
     fuzz_machine: ClassVar[str | None] = None
-    # how its moves show on the analysis board: a reference "module:Class" to a
-    # ``replay.core.explore.Explorer`` subclass, imported only to explore; None: the default
+    # how its moves show on the analysis board, and how its positions look: "module:Class"
+    # references to ``replay.core.explore.Explorer``, ``replay.core.view.View``; None: defaults
     explorer: ClassVar[str | None] = None
+    view: ClassVar[str | None] = None
 
     def importers(self) -> tuple[Importer, ...]:
         """The importers of this family's foreign formats (imported on first use)."""

@@ -14,10 +14,10 @@ viewBox to the board, whatever its extent, and scales to any size.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core.colours import MARK_STYLE, PLAYER_COLOURS, player_colour, seat_marks, text_on
+from ..core.colours import MARK_STYLE, NOBODY, PLAYER_COLOURS, player_colour, seat_marks, text_on
 from ..core.events import Event, Score
 from ..core.playback import Failure
 from ..core.svgtext import element, open_tag, wrap
@@ -26,6 +26,8 @@ from .art import SIZE, Point, TileArt, rotate_point, svg_id, tile_art
 from .events import FigureReturned, Place
 from .features import Feature
 from .icons import CROOK, HUT, MEEPLE, SHEEP, icon_def
+from .overlays import banner as banner_of
+from .overlays import grown, spots_svg
 from .state import Placement, TileState
 from .tileset import ROLE, TileType
 from .words import figure_words, on_feature, turned
@@ -110,7 +112,9 @@ def _transform(x: int, y: int, rot: int) -> str:
 
 
 def board(game: Game, *, events: Sequence[Event] = (), failure: Failure | None = None,
-          notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:
+          notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-",
+          spots: Mapping[str, str] | None = None, spot_names: Mapping[str, str] | None = None,
+          linked: bool = False) -> str:
     """An SVG picture of ``game``.
 
     ``events`` are the events of the move just played: its placements are outlined, the
@@ -118,7 +122,10 @@ def board(game: Game, *, events: Sequence[Event] = (), failure: Failure | None =
     back to their supply are shown faded where they stood. ``failure`` draws an illegal move
     over the board; ``notes`` are written above it. ``size`` sets the width in pixels (the
     default lets the picture fill its container); ``prefix`` makes the ids of the picture
-    unique when a page holds several.
+    unique when a page holds several. ``spots`` (cell "x,y" -> "legal" or "illegal") are
+    drawn as targets named by ``spot_names``, the view grown to hold them; ``linked`` puts
+    each scored feature in a layer of its own in its scorer's colour and names it and its
+    badges by their event (``replay.core.view.View.board``).
     """
     b = _Board(game, prefix)
     cells = list(game.board)
@@ -151,23 +158,27 @@ def board(game: Game, *, events: Sequence[Event] = (), failure: Failure | None =
     vw, vh = (x1 - x0 + 1) * SIZE + 2 * MARGIN, (y1 - y0 + 1) * SIZE + 2 * MARGIN
     banner_svg = ""
     if banner:
-        bh = _banner(banner, vx, 0.0, vw)[1]
+        bh = banner_of(banner, vx, 0.0, vw)[1]
         vy -= bh
         vh += bh
-        banner_svg = _banner(banner, vx, vy, vw)[0]
+        banner_svg = banner_of(banner, vx, vy, vw)[0]
+    if spots:
+        vx, vy, vw, vh = grown(vx, vy, vw, vh, spots)
 
     layers = [element("rect", class_="table", x=_f(vx), y=_f(vy), width=_f(vw), height=_f(vh),
                       fill=TABLE)]
     layers.append(_tiles(b))
     layers.append(_symbols(b))
-    layers.append(_emphasis(b, events))
+    layers.append(_linked(b, events) if linked else _emphasis(b, events))
     layers.append(_last(events))
     layers.append(_figures(b))
     layers.append(_returned(b, events))
     if ghost is not None and failure is not None and tile is not None:
         layers.append(_ghost(b, failure, tile, ghost))
-    layers.append(_popups(b, events))
+    layers.append(_popups(b, events, linked))
     layers.append(banner_svg)
+    if spots:
+        layers.append(spots_svg(spots, spot_names or {}))
     head = open_tag("svg", xmlns="http://www.w3.org/2000/svg", class_="carcassonne-board",
                     viewBox=f"{_f(vx)} {_f(vy)} {_f(vw)} {_f(vh)}", width=size,
                     height=None if size is None else round(size * vh / vw),
@@ -228,28 +239,51 @@ def _scored(b: _Board, events: Sequence[Event]) -> list[tuple[Score, list[Featur
     return out
 
 
+def _shapes(b: _Board, ev: Score, feats: list[Feature]) -> list[str]:
+    """The shapes that emphasize the feature ``ev`` scored (its cells when it is not found)."""
+    kind = f"scored-{ev.feature}"
+    if not feats:
+        return [element("rect", class_=kind, x=_f(c[0] * SIZE + 3), y=_f(c[1] * SIZE + 3),
+                        width="94", height="94") for c in ev.cells if len(c) == 2]
+    out: list[str] = []
+    for feat in feats:
+        for node in sorted(feat.nodes):
+            placement, seg = b.node(node)
+            _, art = b.tile_ref(placement.tile)
+            shape = art.emphasis[seg] if seg < len(art.emphasis) else ""
+            if shape:
+                x, y = placement.cell
+                out.append(wrap("g", shape, class_=kind,
+                                transform=_transform(x, y, placement.rot)))
+    return out
+
+
 def _emphasis(b: _Board, events: Sequence[Event]) -> str:
+    """The features scored by ``events`` in one yellow layer."""
     scored = _scored(b, events)
     if not scored:
         return ""
-    out: list[str] = []
-    for ev, feats in scored:
-        kind = f"scored-{ev.feature}"
-        if not feats:
-            out.extend(element("rect", class_=kind, x=_f(c[0] * SIZE + 3), y=_f(c[1] * SIZE + 3),
-                               width="94", height="94") for c in ev.cells if len(c) == 2)
-            continue
-        for feat in feats:
-            for node in sorted(feat.nodes):
-                placement, seg = b.node(node)
-                _, art = b.tile_ref(placement.tile)
-                shape = art.emphasis[seg] if seg < len(art.emphasis) else ""
-                if shape:
-                    x, y = placement.cell
-                    out.append(wrap("g", shape, class_=kind,
-                                    transform=_transform(x, y, placement.rot)))
+    out = [shape for ev, feats in scored for shape in _shapes(b, ev, feats)]
     return wrap("g", *out, class_="scored", fill=SCORED, fill_opacity=".45", stroke=SCORED,
                 stroke_opacity=".9", stroke_width="4", stroke_linejoin="round")
+
+
+def _linked(b: _Board, events: Sequence[Event]) -> str:
+    """Each feature scored by ``events`` in a layer of its own, tinted in its scorer's colour
+    (grey for nobody) and named by its event's index (``<g class="hl" data-ev="i">``)."""
+    scored = _scored(b, events)
+    if not scored:
+        return ""
+    index = [i for i, e in enumerate(events) if isinstance(e, Score)]
+    players = b.game.players
+    layers: list[str] = []
+    for i, (ev, feats) in zip(index, scored, strict=True):
+        won = [w for w in ev.winners if 0 <= w < len(players)]
+        fills = [player_colour(players[w].colour) for w in won] or [NOBODY]
+        layers.append(wrap("g", *_shapes(b, ev, feats), class_=f"hl hl-{ev.phase}", data_ev=i,
+                           fill=fills[0], stroke=fills[-1], stroke_width="4",
+                           stroke_linejoin="round"))
+    return wrap("g", *layers, class_="scored")
 
 
 def _last(events: Sequence[Event]) -> str:
@@ -406,15 +440,17 @@ def _ghost(b: _Board, failure: Failure, tile: TileType, cell: tuple[int, int]) -
     return wrap("g", *out, class_="ghost", **MARKED)
 
 
-def _popups(b: _Board, events: Sequence[Event]) -> str:
+def _popups(b: _Board, events: Sequence[Event], linked: bool = False) -> str:
+    """The "+N" badges of the points scored, named by their event and seat when ``linked``."""
     scored = _scored(b, events)
+    index = [i for i, e in enumerate(events) if isinstance(e, Score)]
     if not scored:
         return ""
     game = b.game
     placed = {(ev.x, ev.y) for ev in events if isinstance(ev, Place)}
     used: dict[tuple[int, int], int] = {}
     out = []
-    for ev, feats in scored:
+    for i, (ev, feats) in zip(index, scored, strict=True):
         winners = [w for w in ev.winners if 0 <= w < len(game.players)]
         points = ev.points
         if not winners or not points:
@@ -440,45 +476,7 @@ def _popups(b: _Board, events: Sequence[Event]) -> str:
                                          stroke_width="2"),
                             element("text", f"{b.marks[w]} +{points}", y="5", font_size="14",
                                     fill=text_on(fill)),
-                            class_="popup", transform=f"translate({_f(bx)},{_f(y)})"))
+                            class_="popup", data_ev=i if linked else None,
+                            data_seat=w if linked else None,
+                            transform=f"translate({_f(bx)},{_f(y)})"))
     return wrap("g", *out, class_="popups", font_weight="bold", text_anchor="middle")
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    if line:
-        lines.append(line)
-    return lines or [""]
-
-
-def _banner(items: list[tuple[str, str]], vx: float, top: float,
-            vw: float) -> tuple[str, float]:
-    """Messages written above the board, from ``top`` down: the SVG and its height."""
-    fs = max(12.0, vw / 46)
-    pad = fs * 0.6
-    per_line = max(16, int((vw - 2 * pad) / (fs * 0.58)))
-    blocks = []
-    y = 0.0
-    for colour, text in items:
-        lines = _wrap(text, per_line)
-        h = len(lines) * fs * 1.25 + pad * 1.2
-        spans = "".join(element("tspan", line + (" " if k < len(lines) - 1 else ""),
-                                x=_f(vx + pad), dy=_f(fs * 1.25 if k else 0))
-                        for k, line in enumerate(lines))
-        blocks.append((colour, y, h, spans))
-        y += h
-    out = []
-    for colour, y0, h, spans in blocks:
-        out.append(element("rect", x=_f(vx), y=_f(top + y0), width=_f(vw), height=_f(h),
-                           fill=colour))
-        out.append(wrap("text", spans, x=_f(vx + pad), y=_f(top + y0 + pad * 0.6 + fs),
-                        font_size=_f(fs), fill="#ffffff"))
-    return wrap("g", *out, class_="banner"), y
-

@@ -8,20 +8,15 @@ left in the pile."""
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
 from ..core.explore import Explorer
 from ..core.family import GameState
-from ..core.svgtext import element, wrap
-from ..core.svgtext import num as _f
-from .art import SIZE
 from .state import TileState
 from .words import figure_text, turned
 
 TILE_KEYS = frozenset({"x", "y", "rotation", "tile", "figure", "discard", "scores"})
-VIEWBOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
 NEIGHBOURS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 
@@ -98,34 +93,3 @@ class TileExplorer(Explorer):
                 if draw is not None:
                     raw["tile"] = draw
                 yield spot, self.family.decode_move(raw, "")
-
-    def mark(self, state: GameState, board: str, spots: Mapping[str, str],
-             prefix: str = "cr-", names: Mapping[str, str] | None = None) -> str:
-        """The spots as squares over the cells (legal ones shaded), each named by ``names``
-        (legal or not, in words), the viewBox grown to hold them."""
-        found = VIEWBOX.search(board)
-        if not spots or found is None or "</svg>" not in board:
-            return board
-        vx, vy, vw, vh = (float(v) for v in found.groups())
-        x0, y0, x1, y1 = vx, vy, vx + vw, vy + vh
-        out = []
-        for spot, kind in sorted(spots.items()):
-            x, y = (int(v) for v in spot.split(","))
-            left, top = x * SIZE, y * SIZE
-            x0, y0 = min(x0, left - 10), min(y0, top - 10)
-            x1, y1 = max(x1, left + SIZE + 10), max(y1, top + SIZE + 10)
-            name = (names or {}).get(spot) or f"{kind}: cell ({x},{y})"
-            out.append(wrap("g", element("title", name), element(
-                "rect", x=_f(left + 3), y=_f(top + 3), width=_f(SIZE - 6), height=_f(SIZE - 6),
-                rx="6"), class_=f"spot {kind}", data_spot=spot, tabindex="0", role="button",
-                aria_label=name))
-        box = f'viewBox="{_f(x0)} {_f(y0)} {_f(x1 - x0)} {_f(y1 - y0)}"'
-        board = board[:found.start()] + box + board[found.end():]
-        table = re.search(r'<rect class="table" [^>]*/>', board)
-        if table is not None:  # the table grows with the view
-            grown = element("rect", class_="table", x=_f(x0), y=_f(y0), width=_f(x1 - x0),
-                            height=_f(y1 - y0), fill="#ebe5d5")
-            board = board[:table.start()] + grown + board[table.end():]
-        group = wrap("g", *out, class_="spots")
-        end = board.rindex("</svg>")
-        return board[:end] + group + board[end:]

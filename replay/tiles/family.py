@@ -27,6 +27,7 @@ class TileFamily(Family):
     move_fields: ClassVar[frozenset[str]] = frozenset(
         {"tile", "discard", "x", "y", "rotation", "figure", "scores"})
     explorer = "replay.tiles.explore:TileExplorer"
+    view = "replay.tiles.view:TileView"
 
     def tileset_for(self, expansions: Sequence[str], custom: TileSet | None = None) -> TileSet:
         """The game's tile set with its expansions' (in the fixed order, G2)."""

@@ -194,13 +194,13 @@
     const again = body["new"] === false ? " (already in the library)" : "";
     if (r.valid) {
       const moves = r.moves_played + (r.moves_played === 1 ? " move" : " moves");
-      row(item, "valid", "valid: " + moves + ", " + (r.finished ? "finished" : "unfinished") + again, body.viewer_url);
+      row(item, "valid", "valid: " + moves + ", " + (r.finished ? "finished" : "unfinished") + again, body.url || body.viewer_url);
       return;
     }
     const where = !e || e.move === null || e.move === undefined
       ? (e && e.rule === "L2" ? "at the end" : "in its header") : "at move " + e.move;
     const who = e && e.player ? " (" + e.player + ")" : "";
-    row(item, "illegal", "illegal " + where + who + (e ? ": " + e.rule + ": " + e.message : "") + again, body.viewer_url);
+    row(item, "illegal", "illegal " + where + who + (e ? ": " + e.rule + ": " + e.message : "") + again, body.url || body.viewer_url);
   }
 
   // POST one file to the API; resolves with the seconds to wait when the address is over its

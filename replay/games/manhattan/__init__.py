@@ -40,6 +40,7 @@ class Manhattan(Family):
     player_fields = frozenset({"side", "second_colour"})
     fuzz_machine = "replay.games.manhattan.fuzz:ManhattanMachine"
     explorer = "replay.games.manhattan.explore:ManhattanExplorer"
+    view = "replay.games.manhattan.view:ManhattanView"
     _checked: tuple[GameConfig, ManhattanState] | None = None
 
     def configure(self, header: Mapping[str, Any], players: tuple[Player, ...],

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import textwrap
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ...core.colours import MARK_STYLE, PLAYER_COLOURS, player_colour, seat_marks, text_on
 from ...core.events import Event, Score
@@ -78,7 +78,9 @@ def storey_size(state: ManhattanState) -> float:
 
 
 def board(state: ManhattanState, *, events: Sequence[Event] = (), failure: Failure | None = None,
-          notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:
+          notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-",
+          spots: Mapping[str, str] | None = None,
+          spot_names: Mapping[str, str] | None = None) -> str:
     """An SVG picture of ``state``.
 
     ``events`` are the events of the move just played: the lot a ``Built`` names is outlined
@@ -87,6 +89,8 @@ def board(state: ManhattanState, *, events: Sequence[Event] = (), failure: Failu
     ``failure`` outlines the lot an illegal build aimed at and writes its text in a red
     banner; ``notes`` are written above the board. ``size`` sets the width in pixels (by
     default the picture fills its container); ``prefix`` starts every id of the picture.
+    ``spots`` (the analysis board's, "city/lot" -> "legal" or "illegal") are drawn as squares
+    over their lots, each named by ``spot_names``.
     """
     banner = [(FAIL, failure.text())] if failure is not None else []
     banner += [(NOTE, note) for note in notes]
@@ -103,12 +107,31 @@ def board(state: ManhattanState, *, events: Sequence[Event] = (), failure: Failu
               _cities(state, prefix), _sides(state), _scored(state, events),
               _buildings(state), _tallest(state, prefix), _last(events),
               _failed(state, failure), strip, _popups(state, events, anchors), top_svg]
+    if spots:
+        layers.append(_spots(spots, spot_names or {}))
     return wrap("svg", wrap("defs", element("path", id=f"{prefix}star", d=STAR), MARK_STYLE),
                 *layers,
                 xmlns="http://www.w3.org/2000/svg", class_="manhattan-board",
                 viewBox=f"0 {_f(vy)} {_f(W)} {_f(vh)}", width=size or "100%",
                 height=round(size * vh / W) if size else None,
                 font_family="DejaVu Sans, Verdana, sans-serif") + "\n"
+
+
+def _spots(spots: Mapping[str, str], names: Mapping[str, str]) -> str:
+    """The analysis board's spots as squares over their lots, each named by ``names``."""
+    out = []
+    for spot, kind in sorted(spots.items()):
+        city, _, lot_text = spot.partition("/")
+        if city not in CITIES or not lot_text.isdigit():
+            continue
+        lot = int(lot_text)
+        x, y = lot_origin(CITIES.index(city), lot)
+        where = names.get(spot) or f"{kind}: {lot_name(lot)} of {city}"
+        out.append(wrap("g", element("title", where), element(
+            "rect", x=_f(x + IN), y=_f(y + IN), width=_f(P - 2 * IN),
+            height=_f(P - 2 * IN), rx="4"), class_=f"spot {kind}", data_spot=spot,
+            tabindex="0", role="button", aria_label=where))
+    return wrap("g", *out, class_="spots")
 
 
 def _cities(state: ManhattanState, prefix: str) -> str:

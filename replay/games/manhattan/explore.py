@@ -7,15 +7,12 @@ names the card drawn after each build: the variation follows it while it can be 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
 from ...core.explore import Explorer
 from ...core.family import GameState
-from ...core.svgtext import element, wrap
-from ...core.svgtext import num as _f
 from .deck import card_text
-from .drawing import IN, P, lot_origin
 from .events import pieces_text
 from .material import CITIES, HEIGHTS, LOTS, lot_name
 from .moves import Build, Choose, Discard
@@ -80,26 +77,3 @@ class ManhattanExplorer(Explorer):
                 if spot not in legal and lot in marks:
                     yield spot, Build(marks[lot], city, heights[0], None,
                                       None if draw is None else int(draw))
-
-    def mark(self, state: GameState, board: str, spots: Mapping[str, str],
-             prefix: str = "cr-", names: Mapping[str, str] | None = None) -> str:
-        """The spots as squares over the lots (legal ones shaded), each named by ``names``
-        (legal or not, in words)."""
-        if not spots or "</svg>" not in board:
-            return board
-        out = []
-        for spot, kind in sorted(spots.items()):
-            city, _, lot_text = spot.partition("/")
-            if city not in CITIES or not lot_text.isdigit():
-                continue
-            lot = int(lot_text)
-            x, y = lot_origin(CITIES.index(city), lot)
-            where = (names or {}).get(spot) or f"{kind}: {lot_name(lot)} of {city}"
-            out.append(wrap("g", element("title", where), element(
-                "rect", x=_f(x + IN), y=_f(y + IN), width=_f(P - 2 * IN),
-                height=_f(P - 2 * IN), rx="4"), class_=f"spot {kind}", data_spot=spot,
-                tabindex="0", role="button", aria_label=where))
-        end = board.rindex("</svg>")
-        return board[:end] + wrap("g", *out, class_="spots") + board[end:]
-
-

@@ -1,0 +1,86 @@
+"""How a family's positions look: its ``View`` (issue 36), named by reference like its explorer.
+
+A family names its view with ``Family.view`` (a reference "module:Class" to a ``View``
+subclass, built with the family, imported only when something is drawn); ``view_of(family)``
+makes it once. The view draws the finished picture of a position in one pass, in the shape of
+python-chess's ``chess.svg.board(fill=, arrows=, squares=, lastmove=)``: what is shown over the
+board (the events of the move just played, an illegal move, the notes, the analysis board's
+spots, the links of the scored features to their explanations) are arguments of ``board``,
+never patches of its text, so no module outside a family reads or edits the SVG it returns.
+
+A family without a view of its own gets this plain default: the board its ``Family.draw``
+draws (a plugin written before views keeps working), the spots of the analysis board drawn by
+its explorer's ``mark`` when it has one.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .events import Event
+    from .family import Family, GameState
+
+
+class View:
+    """The presentation of a family's positions (see the module): this default draws with
+    ``Family.draw`` and adds nothing of its own."""
+
+    def __init__(self, family: Family) -> None:
+        self.family = family
+
+    def board(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
+              notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-",
+              spots: Mapping[str, str] | None = None,
+              spot_names: Mapping[str, str] | None = None, linked: bool = False) -> str:
+        """The finished SVG picture of ``state``, drawn in one pass.
+
+        ``events`` are those of the move just played (emphasized), ``failure`` an illegal
+        move (drawn over the board), ``notes`` lines written above it; ``size`` its width in
+        pixels (None: it fills its container), ``prefix`` keeps the ids of several pictures
+        on one page apart. ``spots`` are the analysis board's targets, spot -> "legal" or
+        "illegal" (``Choices.spots``), each drawn as ``<g class="spot legal|illegal"
+        data-spot="...">`` named by ``spot_names`` (``Choices.spot_names``); ``linked``
+        names each scored feature and badge by its event (``data-ev``, ``data-seat``) so that
+        a page links them to the explanations, where the family's drawing can."""
+        board = self.family.draw(state, events=events, failure=failure, notes=notes,
+                                 size=size, prefix=prefix)
+        if spots:
+            board = _legacy_mark(self.family, state, board, spots, spot_names)
+        return board
+
+    def next_piece(self, state: GameState, size: int = 56) -> str:
+        """The piece the player to move plays next drawn on its own, ``size`` pixels wide
+        ("" when there is none to show): ``GameState.next_piece_svg`` by default."""
+        return state.next_piece_svg(size)
+
+
+def _legacy_mark(family: Family, state: GameState, board: str, spots: Mapping[str, str],
+                 names: Mapping[str, str] | None) -> str:
+    """``board`` with the spots drawn by the family's explorer's ``mark``: a plugin written
+    before views drew its spots there (one written before spot names, without ``names``)."""
+    from .explore import Explorer, explorer_of
+
+    explorer = explorer_of(family)
+    mark = getattr(type(explorer), "mark", None)
+    if mark is None or mark is Explorer.mark:
+        return board
+    if "names" not in inspect.signature(mark).parameters:
+        return str(explorer.mark(state, board, spots))
+    return str(explorer.mark(state, board, spots, names=names))
+
+
+@cache
+def view_of(family: Family) -> View:
+    """The family's view (``Family.view``), or the default one; made once."""
+    from .plugins import load_ref
+
+    ref = getattr(family, "view", None)
+    if ref is None:
+        return View(family)
+    cls = load_ref(ref, type)
+    made: View = cls(family)
+    return made
