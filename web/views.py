@@ -14,6 +14,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
 
 from replay import svg
 from replay.core.colours import seat_marks, text_on
@@ -67,6 +68,27 @@ def marks_by_name(players: list[dict[str, str]]) -> dict[str, str]:
 
 
 bp.add_app_template_filter(expansion_label, "expansion_label")
+
+SPOILER_COOKIE = "cr-spoiler"  # "1" while "hide results" is on: spoiler.js mirrors its switch
+
+
+def hiding_results() -> bool:
+    """Whether the visitor hides the results ("hide results", ``web/static/spoiler.js``: the
+    switch lives in the browser's storage, and the script mirrors it in this cookie for the
+    pages the server must draw differently: where a game opens, the chart's axis)."""
+    return request.cookies.get(SPOILER_COOKIE) == "1"
+
+
+def opening(entry: Entry) -> int:
+    """The position a game opens at: its start while results are hidden, else its default
+    (``Entry.default_position``: the failing move, or the last)."""
+    return 0 if hiding_results() else entry.default_position()
+
+
+def _varies(response: BaseResponse) -> BaseResponse:
+    """``response``, marked as depending on the spoiler cookie (for any cache on the way)."""
+    response.vary.add("Cookie")
+    return response
 
 
 @bp.get("/")
@@ -152,7 +174,7 @@ def upload() -> ResponseReturnValue:
     row, _ = save(db, checked, name[:200])
     entry = cache().get(db, row.id)
     assert entry is not None
-    return redirect(url_for("pages.position", game_id=row.id, n=entry.default_position()), 303)
+    return _varies(redirect(url_for("pages.position", game_id=row.id, n=opening(entry)), 303))
 
 
 def _upload_page(text: str = "", error: LogFormatError | None = None,
@@ -164,9 +186,10 @@ def _upload_page(text: str = "", error: LogFormatError | None = None,
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> ResponseReturnValue:
-    """A game: redirects to the position the viewer opens at."""
+    """A game: redirects to the position the viewer opens at (``opening``: its start while
+    results are hidden)."""
     entry = entry_or_404(game_id)
-    return redirect(url_for("pages.position", game_id=game_id, n=entry.default_position()))
+    return _varies(redirect(url_for("pages.position", game_id=game_id, n=opening(entry))))
 
 
 @bp.get("/games/<game_id>/moves/<int:n>")
@@ -206,11 +229,12 @@ def _viewer(entry: Entry, n: int, found: variations.Variation | None) -> Respons
     except LogFormatError as exc:
         return _unplayable(exc)
     parsed = shown.parsed is not None
-    chart = viewer.chart(shown, n, context["step"], context["query"]) if parsed else ""
-    return render_template("viewer.html", view=view, entry=entry, row=entry.row,
-                           summary=entry.summary, board=Markup(view.board),
-                           next_tile=Markup(view.next_tile_svg), chart=Markup(chart),
-                           standings=viewer.standings(shown, n) if parsed else [], **context)
+    chart = viewer.chart(shown, n, context["step"], context["query"],
+                         hiding_results()) if parsed else ""
+    return _varies(Response(render_template(
+        "viewer.html", view=view, entry=entry, row=entry.row, summary=entry.summary,
+        board=Markup(view.board), next_tile=Markup(view.next_tile_svg), chart=Markup(chart),
+        standings=viewer.standings(shown, n) if parsed else [], **context)))
 
 
 @bp.get("/games/<game_id>/moves/<int:n>.svg")
