@@ -82,6 +82,50 @@ def test_no_module_outside_the_games_names_a_game_or_an_expansion() -> None:
     assert not found, "\n".join(found)
 
 
+# the modules that draw a family's pictures (its view and what it calls), which alone may use
+# the private names of a drawing module: a game's own package, and the tile families' view
+VIEW_MODULES = {ROOT / "replay" / "tiles" / name for name in ("drawing.py", "view.py",
+                                                                "overlays.py")}
+MARKUP = re.compile(r"<[a-zA-Z/]|=\"|viewBox")  # a string that is SVG or HTML text
+
+
+def test_no_module_outside_a_view_uses_private_drawing_names() -> None:
+    """Issue 36 item 1: a picture is drawn by its family's view in one pass; nobody else
+    reaches into a drawing module's privates (``_Board``, ``_emphasis``...)."""
+    games = ROOT / "replay" / "games"
+    found = []
+    for path in SOURCES:
+        if path.is_relative_to(games) or path in VIEW_MODULES:
+            continue
+        found += [f"{_where(path, n)} {m}" for n, m in _imports(path)
+                  if re.search(r"(^|\.)drawing\._", m)]
+        found += [f"{_where(path, n)} {hit}" for n, line in
+                  enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                  for hit in re.findall(r"\bdrawing\._\w+", line)]
+    assert not found, found
+
+
+def test_no_module_edits_svg_or_html_text() -> None:
+    """Issue 36 item 1: overlays are arguments of ``View.board``, not patches: no module
+    replaces or substitutes markup in text (``.replace``/``.sub`` with markup as pattern or
+    replacement, or a regex of markup), and the web app substitutes no regex at all."""
+    found = []
+    for path in SOURCES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            name = node.func.attr
+            texts = [a.value for a in node.args
+                     if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if name in ("replace", "sub", "subn", "compile", "search", "finditer") and any(
+                    MARKUP.search(t) for t in texts):
+                found.append(f"{_where(path, node.lineno)} .{name}({texts[0]!r}...)")
+            if path.is_relative_to(ROOT / "web") and name in ("sub", "subn"):
+                found.append(f"{_where(path, node.lineno)} .{name}")
+    assert not found, found
+
+
 def test_no_module_is_over_500_lines() -> None:
     long = {str(p.relative_to(ROOT)): n for p in SOURCES
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}

@@ -49,9 +49,10 @@ def tower(x: float, y: float, colour: str) -> str:
 
 
 def owned_chip(x: float, y: float, count: int, fill: str, ev: int | None,
-               seat: int | None) -> str:
+               seat: int | None, kind: str = "popup owned") -> str:
     """The chip of a colour's buildings (M6 3): an outlined tower and the count, centred on
-    (x, y); unlike the filled "+N" of points. ``ev`` links it to its line (``data-ev``)."""
+    (x, y); unlike the filled "+N" of points. ``ev`` links it to its line (``data-ev``);
+    ``kind`` is its class (the legend's sample is no badge: ``owned``)."""
     text = str(count)
     width = 34 + 13.5 * len(text)
     return wrap("g", element("title", f"{count} building{'' if count == 1 else 's'} owned: "
@@ -61,7 +62,7 @@ def owned_chip(x: float, y: float, count: int, fill: str, ev: int | None,
                 tower(-width / 2 + 7, 9, fill),
                 element("text", text, x=_f(-width / 2 + 25), y="8", font_size=FONT,
                         font_weight="bold", fill=INK, text_anchor="start"),
-                class_="popup owned", data_ev=ev, data_seat=seat,
+                class_=kind, data_ev=ev, data_seat=seat,
                 transform=f"translate({_f(x)},{_f(y)})")
 
 
@@ -188,7 +189,7 @@ def _legend(top: float, width: float, star: str) -> tuple[str, float]:
         (element("rect", x="1", y="-16", width="18", height="18", rx="3", fill=NOBODY,
                  opacity=".45"), 20, "scored by this move"),
         (chip, 38, "points"),
-        (owned_chip(21, -6, 3, INK, None, None).replace('class="popup owned"', 'class="owned"'),
+        (owned_chip(21, -6, 3, INK, None, None, "owned"),
          42, "buildings owned, 1 point each"),
         (element("circle", cx="9", cy="-7", r="9", fill=MARKER, stroke=INK), 20, "start player"),
         (element("text", "▶", x="0", y="0", font_size=SMALL, fill=LAST), 18, "to play"),
