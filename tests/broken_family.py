@@ -17,6 +17,7 @@ from typing import Any
 from replay.core.events import Event
 from replay.core.family import Family, GameConfig, GameState, MoveText, Player
 from replay.core.values import replace
+from replay.core.view import view_of
 from replay.games.carcassonne import CARCASSONNE
 
 
@@ -120,7 +121,7 @@ class Broken(Family):
     def describe_move(self, move: Any, events: Sequence[Event] | None,
                       state: GameState) -> MoveText:
         inner = state.inner if isinstance(state, BrokenState) else state
-        return CARCASSONNE.describe_move(move, events, inner)
+        return view_of(CARCASSONNE).describe_move(move, events, inner)
 
     def play_random(self, state: GameState, pick: Any) -> Any:
         assert isinstance(state, BrokenState)

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from replay.core.events import Score
 from replay.core.record import parse
+from replay.core.view import view_of
 from replay.games.manhattan import Build, Choose, Discard, ManhattanState
 from replay.games.manhattan.words import describe_move
 from replay.generate import dumps, generate_log
@@ -110,8 +111,9 @@ def test_every_position_of_a_game(client: FlaskClient, log3: dict[str, Any]) -> 
             assert "The game is set up: nobody has moved yet." in page
             assert "start tile" not in page
             continue
-        told = family.describe_move(record.moves[n - 1], record.playback.events[n - 1],
-                                    record.playback.state)
+        told = view_of(family).describe_move(record.moves[n - 1],
+                                             record.playback.events[n - 1],
+                                             record.playback.state)
         m = summary.moves[n - 1]
         assert (m.text, m.codes) == (told.text, told.codes)
         assert state["played"]["text"] == told.text and state["played"]["codes"] == told.codes

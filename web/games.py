@@ -25,6 +25,7 @@ from replay.core.outlook import if_ended_now
 from replay.core.playback import Playback
 from replay.core.record import GameRecord, parse
 from replay.core.verify import Report, judge, verify
+from replay.core.view import view_of
 from replay.library.rows import game_row, source_meta
 from replay.library.rows import save as save_row
 from replay.library.spellings import resolve
@@ -69,7 +70,7 @@ class MoveInfo:
     ``/moves/<number - 1>`` in its JSON) leads to position ``number``.
 
     ``text`` tells the move in words, without the player, and ``codes`` the same in the log's
-    codes, for a tooltip: both from its family (``Family.describe_move``)."""
+    codes, for a tooltip: both from its family's view (``View.describe_move``)."""
 
     number: int
     player: int  # seat
@@ -97,10 +98,10 @@ class Summary:
 
 def summarise(parsed: GameRecord, r: Playback) -> Summary:
     """The move list and the scores after every move of a replayed log (the sum of the score
-    events, which is what the scores are, G12); each move told by its family; and the scores
-    if the game ended at each position (``replay.core.outlook.if_ended_now``)."""
+    events, which is what the scores are, G12); each move told by its family's view; and the
+    scores if the game ended at each position (``replay.core.outlook.if_ended_now``)."""
     names = [p.name for p in parsed.config.players]
-    family = parsed.family
+    family = view_of(parsed.family)
     total = [0] * len(names)
     scores = [tuple(total)]
     moves: list[MoveInfo] = []

@@ -156,7 +156,7 @@ def build(entry: Entry, n: int, draw: bool = True, found: Choices | None = None)
              i in winners, ended[i])
         for i, p in enumerate(players)
     ]
-    status = game.status()
+    status = look.status(game)
     view = View(entry, n, board, seats, events=pos.events, failure=pos.failure,
                 notes=notes, status=status, facts=facts(status), finished=game.finished)
     lines = [(e.type, e.explain(players)) for e in pos.events]

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import IllegalMove, LogFormatError
 from .json_input import check_bounds, decode
 from .values import value
+from .view import view_of
 
 if TYPE_CHECKING:
     from .family import Family, GameState
@@ -150,7 +151,7 @@ class Explorer:
     def place(self, state: GameState, move: Any) -> tuple[str, str, tuple[str, ...]]:
         """Where a legal move goes: its spot ("" for none), its facet ("" for none) and the
         steps of its menu."""
-        return "", "", (self.family.describe_move(move, None, state).text,)
+        return "", "", (view_of(self.family).describe_move(move, None, state).text,)
 
     def spot_label(self, spot: str) -> str:
         """A spot in words, for the menu of the moves played there."""
@@ -211,13 +212,14 @@ def choices(state: GameState, explorer: Explorer, wanted_move: Any = None,
     options: list[Option] = []
     truncated = False
     family = explorer.family
+    told = view_of(family)
     for move in explorer.moves(state, draw):
         if len(options) >= MAX_OPTIONS:
             truncated = True
             break
         spot, facet, steps = explorer.place(state, move)
         raw = family.encode_move(move)
-        text = family.describe_move(move, None, state).text
+        text = told.describe_move(move, None, state).text
         options.append(Option(len(options), spot, facet, steps, text, token(raw), raw))
     legal = {o.spot for o in options if o.spot}
     refusals: list[Refusal] = []

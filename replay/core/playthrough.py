@@ -16,6 +16,7 @@ from typing import Any
 from . import hashing
 from .family import GameState
 from .record import GameRecord, parse
+from .view import view_of
 
 HEADER = "header "
 MOVE_RE = re.compile(r"^move (\d+) +(\S+) +(\{.*\})$")
@@ -67,6 +68,7 @@ def dump(header: dict[str, Any], moves: list[dict[str, Any]], name: str) -> str:
 def dump_record(log: GameRecord, name: str) -> str:
     """The playthrough of a record (see the module)."""
     game = log.new_state()
+    view = view_of(log.family)  # the lines it writes beside the rules' own
     names = [p.name for p in log.config.players]
     header = log.raw or {}
     out = [
@@ -77,17 +79,17 @@ def dump_record(log: GameRecord, name: str) -> str:
                      "options": header.get("options", {}),
                      "players": names, "seed": header.get("seed")}),
     ]
-    out += game.playthrough_intro()
+    out += view.playthrough_intro(game)
     out += [f"  {ev.describe(names)}" for ev in game.setup_events]
     out.append(f"  hash {hashing.hexdigest(game.hash)}")
     raw_moves = header.get("moves", [])
     for i, move in enumerate(log.moves):
         player = game.current_player
-        before = game.playthrough_before(move)
+        before = view.playthrough_before(game, move)
         out.append("")
         out.append(f"move {i} {names[player or 0]} {_j(raw_moves[i])}")
         events = game.apply(move)
-        out.append(f"  {game.playthrough_after(before)}")
+        out.append(f"  {view.playthrough_after(game, before)}")
         out += [f"  {ev.describe(names)}" for ev in events]
         out.append("  scores " + ", ".join(f"{n} {s}" for n, s in zip(names, game.scores,
                                                                        strict=True)))

@@ -1,4 +1,5 @@
-"""How a family's positions look: its ``View`` (issue 36), named by reference like its explorer.
+"""How a family's positions look and read: its ``View`` (issue 36), named by reference like
+its explorer.
 
 A family names its view with ``Family.view`` (a reference "module:Class" to a ``View``
 subclass, built with the family, imported only when something is drawn); ``view_of(family)``
@@ -8,9 +9,15 @@ board (the events of the move just played, an illegal move, the notes, the analy
 spots, the links of the scored features to their explanations) are arguments of ``board``,
 never patches of its text, so no module outside a family reads or edits the SVG it returns.
 
-A family without a view of its own gets this plain default: the board its ``Family.draw``
-draws (a plugin written before views keeps working), the spots of the analysis board drawn by
-its explorer's ``mark`` when it has one.
+The view also tells a position for people: its status beside the board, each move in words
+(``describe_move``), the playthrough's lines and the piece to play next, drawn on its own.
+``Family`` and ``GameState`` keep the rules and the log.
+
+A family without a view of its own gets this plain default, which asks the family and the
+state (``Family.draw``, ``Family.describe_move``, ``GameState.status``, the
+``GameState.playthrough_*`` lines, ``GameState.next_piece_svg``), so a plugin written before
+views keeps working; the spots of the analysis board are drawn by its explorer's ``mark`` when
+it has one.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .events import Event
-    from .family import Family, GameState
+    from .family import Family, GameState, MoveText
 
 
 class View:
@@ -56,6 +63,29 @@ class View:
         """The piece the player to move plays next drawn on its own, ``size`` pixels wide
         ("" when there is none to show): ``GameState.next_piece_svg`` by default."""
         return state.next_piece_svg(size)
+
+    def status(self, state: GameState) -> dict[str, Any]:
+        """What the viewer shows beside the board, as JSON (``GameState.status`` by default;
+        ``web.viewer.facts`` writes the keys it knows)."""
+        return state.status()
+
+    def describe_move(self, move: Any, events: Sequence[Event] | None,
+                      state: GameState) -> MoveText:
+        """``move`` told for people and in codes, one entry of the viewer's move list (see
+        ``Family.describe_move``, which this default asks)."""
+        return self.family.describe_move(move, events, state)
+
+    def playthrough_intro(self, state: GameState) -> list[str]:
+        """The lines a playthrough writes about the material before the first move."""
+        return state.playthrough_intro()
+
+    def playthrough_before(self, state: GameState, move: Any) -> Any:
+        """What the playthrough's line after ``move`` needs to know before it is applied."""
+        return state.playthrough_before(move)
+
+    def playthrough_after(self, state: GameState, before: Any) -> str:
+        """The line a playthrough writes after a move (what was drawn, what is left)."""
+        return state.playthrough_after(before)
 
 
 def _legacy_mark(family: Family, state: GameState, board: str, spots: Mapping[str, str],

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core.explore import Explorer
 from ..core.family import GameState
+from ..core.view import view_of
 from .state import TileState
 from .words import figure_text, turned
 
@@ -68,7 +69,7 @@ class TileExplorer(Explorer):
     def extra_words(self, state: GameState, move: Any) -> str:
         """What a move holds beyond its tile and figure (a flock choice, a bonus tile...),
         in the log's own fields."""
-        told = getattr(self.family, "choice_words", None)
+        told = getattr(view_of(self.family), "choice_words", None)
         if told is not None and (words := told(state, move)):
             return str(words)
         raw = self.family.encode_move(move)

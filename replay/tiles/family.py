@@ -9,9 +9,8 @@ from typing import Any, ClassVar
 
 from ..core.errors import LogFormatError, TileSetError
 from ..core.events import Event
-from ..core.family import Family, GameConfig, GameState, MoveText, Player
+from ..core.family import Family, GameConfig, GameState, Player
 from ..core.json_input import text
-from . import words
 from .moves import plain_fields
 from .sets import builtin_tileset, combine
 from .tileset import TileSet
@@ -93,24 +92,6 @@ class TileFamily(Family):
 
     def move_surely_valid(self, raw: Any) -> bool:
         return plain_fields(raw, self.move_fields, self.figure_kinds) is not None
-
-    def describe_move(self, move: Any, events: Sequence[Event] | None,
-                      state: GameState) -> MoveText:
-        """The tile in words, where it went, its figure (``words.describe_move``), then what
-        else the turn did (``turn_words``)."""
-        return words.describe_move(move, events, state, *self.turn_words(events or ()))
-
-    def turn_words(self, events: Sequence[Event]) -> tuple[list[str], list[str]]:
-        """What a turn did besides placing its tile and figure, in words and in codes, for
-        the move list (``describe_move`` tells it last): nothing, in a game whose turn is one
-        tile; a family whose turns do more tells it."""
-        return [], []
-
-    def choice_words(self, state: GameState, move: Any) -> str:
-        """What a legal move holds beyond its tile and figure, in words, for the analysis
-        board's menu ("" when nothing: the board then shows the move's other fields as the log
-        writes them); a family whose moves hold more tells it."""
-        return ""
 
     def refuse_foreign_fields(self, raw: Mapping[str, Any], path: str) -> None:
         """A move field the schema knows but this game does not play."""

@@ -134,26 +134,6 @@ class TileState(Figures):
         return {"tiles_left": self.tiles_left(),
                 "next_tile": None if self.current is None or self.finished else self.current.id}
 
-    def playthrough_intro(self) -> list[str]:
-        return [f"tileset {self.tileset.id} sha256 {self.tileset.digest}",
-                f"start {self.start_tile.id} at (0,0) rotation 0; pile {len(self.pile)} tiles"]
-
-    def playthrough_before(self, move: Any) -> Any:
-        tile = self.current
-        edges = "" if tile is None else f" edges {tile.rotations[move.rotation // 90 % 4].edges}"
-        return tile, edges
-
-    def playthrough_after(self, before: Any) -> str:
-        tile, edges = before
-        return f"tile {tile.id if tile else '?'}{edges}; {self.tiles_left()} left in pile"
-
-    def next_piece_svg(self, size: int = 56) -> str:
-        """The drawn tile on its own ("" when none is drawn: a table game, or the end)."""
-        if self.current is None or self.finished:
-            return ""
-        from .art import tile_picture
-        return tile_picture(self.current, size=size, prefix="next-")
-
     def check(self, move: Any) -> None:
         try:
             self._check(self._as_move(move))

@@ -5,7 +5,7 @@ and a whole move (``describe_move``: an entry of the viewer's move list).
 The codes (tile ids such as ``W``, half-side locations such as ``NL``) stay in the JSON of the
 events and in tooltips; what a person reads is built here. A tile is told from its segment
 types and attributes (tile data, like its art), so a new tile set needs no words of its own; what
-a family adds to a turn (``TileFamily.turn_words``) it tells itself.
+a family adds to a turn (``TileView.turn_words``) it tells itself.
 """
 
 from __future__ import annotations
@@ -214,7 +214,7 @@ def describe_move(move: Any, events: Sequence[Event] | None, state: GameState,
                   more_words: Sequence[str] = (), more_codes: Sequence[str] = ()) -> MoveText:
     """A tile move told for people and in codes (``Family.describe_move``): the tile in words
     with where it went and how it was turned, then the figure put on it, then ``more_words``:
-    what else the turn did, as its family tells it (``TileFamily.turn_words``), ``more_codes``
+    what else the turn did, as its family tells it (``TileView.turn_words``), ``more_codes``
     in codes (``a city cap with a road at (0,1), turned 90° · knight in the city to the
     north``; in codes ``W (0,1) 90° follower N``). An illegal move (``events`` None) is told
     from the move, its tile from the move or else the tile ``state`` (where it was tried) has

@@ -15,7 +15,6 @@ from ...core.errors import ReplayError
 from ...core.family import Expansion, GameConfig, GameState, Option
 from ...tiles.family import TileFamily
 from ...tiles.moves import plain_fields, tile_fields
-from ...tiles.words import where
 from .hills_sheep import HillsSheep
 from .inns_cathedrals import InnsCathedrals
 from .rules import ExpansionRules
@@ -30,14 +29,12 @@ FIELD_RULES = tuple(r for r in RULES.values() if r.move_fields)  # expansions wi
 BASIC_FIELDS = TileFamily.move_fields  # a move with only these fields needs no expansion
 
 
-FLOCK_WORDS = {"expand": "expand it (draw a sheep token)", "herd": "herd it (score the flock)"}
-
-
 class Carcassonne(TileFamily):
     """Carcassonne, 1st edition (B1-B9), with Inns & Cathedrals and Hills & Sheep."""
 
     name = "base"
     label = "Carcassonne"
+    view = "replay.games.carcassonne.view:CarcassonneView"
     rule_prefixes = ("B", "IC", "HS")
     expansions: ClassVar[Mapping[str, Expansion]] = {n: r.info for n, r in RULES.items()}
     options = (
@@ -62,13 +59,6 @@ class Carcassonne(TileFamily):
     # B8: the points a farm's majority scores for each complete city, by farm_scoring.
     farm_points: ClassVar[Mapping[str, int]] = {"per-city": 4, "per-field": 3}
 
-
-    def choice_words(self, state: GameState, move: Any) -> str:
-        """HS3: the flock choices of a move, in words."""
-        flock = [c for extra in getattr(move, "extras", ()) if isinstance(extra, SheepFields)
-                 for c in extra.flock]
-        return "; ".join(f"the flock in the field {where(c.location)}: "
-                         f"{FLOCK_WORDS.get(c.action, c.action)}" for c in flock)
     def log_schema(self) -> dict[str, Any]:
         """The header fields and moves the tile-laying families share (``tile_logs``)."""
         from ..tile_logs import PART

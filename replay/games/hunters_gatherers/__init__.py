@@ -8,17 +8,15 @@ networks); HG4, HG5, HG9-HG11 in ``scoring``; HG12 are the rulebook examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ...core.errors import LogFormatError
-from ...core.events import Event
 from ...core.family import GameConfig, GameState, Option
 from ...core.sink import DROP
 from ...tiles.family import TileFamily
 from ...tiles.moves import TileMove, encode_tile_move, plain_fields, tile_fields
 from ...tiles.policy import random_placement
-from ...tiles.words import figure_text
 from .state import HuntersGatherersState, Move, read_plain_moves
 
 __all__ = ["HUNTERS_GATHERERS", "HuntersGatherers", "HuntersGatherersState", "Move"]
@@ -31,6 +29,7 @@ class HuntersGatherers(TileFamily):
 
     name = "hunters-gatherers"
     label = "Hunters & Gatherers"
+    view = "replay.games.hunters_gatherers.view:HuntersGatherersView"
     rule_prefixes = ("HG",)
     options = (Option("return_timing", ("end-of-turn", "immediate"), "end-of-turn", "HG6",
                       "gatherers and fishers of a completed forest or river return at the end "
@@ -73,23 +72,6 @@ class HuntersGatherers(TileFamily):
             bonus = raw["bonus"]
             return plain_fields(bonus, BONUS_FIELDS, self.figure_kinds) is not None
         return True
-
-    def choice_words(self, state: GameState, move: Any) -> str:
-        """HG7: the bonus tile of a move, where it goes and its figure."""
-        bonus = getattr(move, "bonus", None)
-        if bonus is None:
-            return ""
-        if bonus.discard:
-            return f"then the bonus tile {bonus.tile}, which fits nowhere, is discarded"
-        turned = f", turned {bonus.rotation}°" if bonus.rotation else ""
-        figure = figure_text(None, bonus) or "no figure"
-        return f"then the bonus tile {bonus.tile} at ({bonus.x},{bonus.y}){turned} · {figure}"
-
-    def turn_words(self, events: Sequence[Event]) -> tuple[list[str], list[str]]:
-        """The bonus tile the turn earned (HG7), with its figure, or its discard."""
-        from .words import bonus_words
-
-        return bonus_words(events)
 
     def play_random(self, state: GameState, pick: Any) -> Move:
         """The land tile, then (HG7) the bonus tile it earned, by the generator's policy."""

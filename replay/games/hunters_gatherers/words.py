@@ -1,5 +1,5 @@
 """Hunters & Gatherers' words for its turns: the bonus tile a turn earned (HG7), placed with its
-figure or discarded, told after the land tile in the move list (``TileFamily.turn_words``)."""
+figure or discarded, told after the land tile in the move list (``TileView.turn_words``)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.errors import LogFormatError
 from ...core.events import Event
-from ...core.family import Family, GameConfig, GameState, MoveText, Player
+from ...core.family import Family, GameConfig, GameState, Player
 from . import log
 from .deck import Deck
 from .material import COLOURS, DEFAULT_MATERIAL, Material
@@ -103,13 +103,6 @@ class Manhattan(Family):
         from .schema import PART
 
         return PART
-
-    def describe_move(self, move: Any, events: Sequence[Event] | None,
-                      state: GameState) -> MoveText:
-        """A move in words and in codes, for the viewer's move list (``words``)."""
-        from .words import describe_move
-
-        return describe_move(move, events, state)
 
     def play_random(self, state: GameState, pick: Any) -> Move:
         """A random legal move by the generator's policy (``policy``), played on ``state``."""

@@ -470,16 +470,6 @@ class ManhattanState(GameState):
 
         return status(self)
 
-    def playthrough_intro(self) -> list[str]:
-        from .words import playthrough_intro
-
-        return playthrough_intro(self)
-
-    def playthrough_after(self, before: Any) -> str:
-        from .words import cards_line
-
-        return f"round {self.round} {self.phase}; {cards_line(self)}"
-
     def chosen_list(self, colour: str) -> list[tuple[str, int]]:
         """The pieces of ``colour`` in play, height by height."""
         return [(colour, h) for h in HEIGHTS for _ in range(self.chosen[colour][h])]

@@ -1,6 +1,7 @@
 """Manhattan's view (``replay.core.view``): its board drawn by ``drawing.board`` in one pass,
-with the analysis board's spots over the lots. Its scored cells and badges are always named by
-their event (``data-ev``), so ``linked`` changes nothing."""
+with the analysis board's spots over the lots (its scored cells and badges are always named by
+their event, ``data-ev``, so ``linked`` changes nothing); its moves and playthrough lines told
+by ``words``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.events import Event
-from ...core.family import GameState
+from ...core.family import GameState, MoveText
 from ...core.view import View
 from .state import ManhattanState
 
@@ -25,3 +26,22 @@ class ManhattanView(View):
         assert isinstance(state, ManhattanState)
         return board(state, events=events, failure=failure, notes=notes, size=size,
                      prefix=prefix, spots=spots, spot_names=spot_names)
+
+    def describe_move(self, move: Any, events: Sequence[Event] | None,
+                      state: GameState) -> MoveText:
+        """A move in words and in codes, for the viewer's move list (``words``)."""
+        from .words import describe_move
+
+        return describe_move(move, events, state)
+
+    def playthrough_intro(self, state: GameState) -> list[str]:
+        from .words import playthrough_intro
+
+        assert isinstance(state, ManhattanState)
+        return playthrough_intro(state)
+
+    def playthrough_after(self, state: GameState, before: Any) -> str:
+        from .words import cards_line
+
+        assert isinstance(state, ManhattanState)
+        return f"round {state.round} {state.phase}; {cards_line(state)}"
