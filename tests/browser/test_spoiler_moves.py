@@ -9,6 +9,7 @@ shows. A link from elsewhere to a position not reached yet asks first."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from typing import Any
 
@@ -206,3 +207,31 @@ def test_a_link_to_a_position_not_reached_yet_asks_first(server: str, browser: A
         assert "wins" in pg.evaluate("document.body.innerText")
     finally:
         context.close()
+
+
+def test_a_variation_tells_nothing_of_the_games_moves_after_its_branch(
+        server: str, page: Any, short: dict[str, Any]) -> None:
+    """A variation's link from elsewhere asks first too (it shows the game up to its branch);
+    shown, its page lists the game's moves up to the branch and the variation's own, and its
+    last move is no end of the game: the result stays hidden."""
+    game = store(server, short)
+    with urllib.request.urlopen(f"{server}/games/{game['id']}/moves/5?explore=1",
+                                timeout=10) as response:
+        html = response.read().decode()
+    token = re.search(r'name="play" value="([^"]+)"', html)
+    assert token is not None
+    url = f"{server}/games/{game['id']}/variation/5/{token.group(1)}/moves/6"
+    page.goto(f"{server}/games")
+    page.click("#spoiler-switch")
+    page.goto(url)
+    box = page.locator("section.spoiler-ask")
+    expect(box).to_contain_text("This link opens a variation from move 5 of the game.")
+    box.get_by_role("button", name="show it").click()
+    seen = page.evaluate(PROBE)
+    assert seen["listed"] == [0, 1, 2, 3, 4, 5, 6]  # the variation's move is the 6
+    assert page.locator("#moves a.var").count() == 1
+    assert page.locator("#moves a.left").count() == len(short["moves"]) - 5
+    assert not page.locator("#moves a.left").first.is_visible()
+    assert page.evaluate("document.getElementById('viewer').hasAttribute('data-end')") is False
+    assert "Final score" not in seen["text"] and "wins" not in seen["text"]
+    page.screenshot(path=str(OUT / "spoiler-variation.png"))
