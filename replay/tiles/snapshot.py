@@ -90,8 +90,10 @@ def copy_extras(state: TileState, new: TileState) -> None:
     that ``state`` has and ``new`` lacks: those a class outside the engine adds (a plugin's
     subclass that does not extend ``_copy_into``). The copies share the immutable parts, and
     a feature of the state is the copy's feature in the same place."""
-    have = vars(new)
-    extra = {k: v for k, v in vars(state).items() if k not in have}
+    # (compiled by mypyc, an object of an interpreted subclass gets its ``__dict__`` with its
+    # first attribute of its own: ``vars`` of a new one fails)
+    have = getattr(new, "__dict__", {})
+    extra = {k: v for k, v in getattr(state, "__dict__", {}).items() if k not in have}
     if not extra:
         return
     memo: dict[int, Any] = {id(obj): obj for obj in _objects(state)}
