@@ -4,10 +4,17 @@ speed-up, peak RSS per worker, and peak RSS for a smaller corpus (memory flat in
 games).
 
     .venv/bin/python benchmarks/bench_audit.py [--games 10000] [--jobs 1,2] [--no-dask]
+    .venv/bin/python benchmarks/bench_audit.py --sizes 500,1000,2000,5000 [--rounds 3]
 
 Targets: >= 1.8x with 2 workers on the local pool; Dask within 25 % of the local pool; the
 workers' peak RSS the same for a fifth of the games. The corpus (a JSON Lines file) is
 generated once, on every core, and kept in the temporary directory.
+
+``--sizes`` measures instead, for each corpus size (the first games of the same corpus), the
+audit at its defaults with ``--jobs`` workers (the last of them) on the local pool and on
+``--dask local``, interleaved ``--rounds`` times: the medians of the games a second and
+their ratio, whole runs (start-up and close included), so that the size from which Dask's
+fixed cost stops mattering on one machine can be read off.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import statistics
 import sys
 import tempfile
 import threading
@@ -103,12 +111,38 @@ def measure(src: Path, jobs: int, dask: str | None) -> tuple[float, float, int]:
     return summary.rate, sampler.worker_peak_mb(), summary.games
 
 
+def sizes(counts: list[int], jobs: int, rounds: int) -> None:
+    """Dask against the local pool per corpus size (see the module): medians, ratios."""
+    whole = corpus(max(counts))
+    print(f"{jobs} workers, {os.cpu_count()} cores, {rounds} interleaved rounds, medians")
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in counts:
+            src = Path(tmp) / f"first-{n}.jsonl"
+            with whole.open("rb") as fh, src.open("wb") as out:
+                out.writelines(line for _, line in zip(range(n), fh, strict=False))
+            rates: dict[str, list[float]] = {"local": [], "dask": []}
+            for k in range(rounds):
+                for where in ("local", "dask") if k % 2 == 0 else ("dask", "local"):
+                    rate, _, games = measure(src, jobs, "local" if where == "dask" else None)
+                    rates[where].append(rate)
+            local, dask = (statistics.median(rates[w]) for w in ("local", "dask"))
+            print(f"{games:6} games: local {local:6.1f} games/s ({games / local:5.1f} s), "
+                  f"dask {dask:6.1f} games/s ({games / dask:5.1f} s): {dask / local:.2f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--jobs", default="1,2")
     parser.add_argument("--no-dask", action="store_true")
+    parser.add_argument("--sizes", help="corpus sizes, e.g. 500,1000,5000: Dask against the "
+                        "local pool at each (see the module)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of --sizes (default 3)")
     args = parser.parse_args()
+    if args.sizes:
+        sizes([int(n) for n in args.sizes.split(",")], int(args.jobs.split(",")[-1]),
+              args.rounds)
+        return 0
     src = corpus(args.games)
     small = corpus(args.games // 5)
     jobs = [int(j) for j in args.jobs.split(",")]

