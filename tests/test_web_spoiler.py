@@ -82,7 +82,9 @@ def test_the_chart_tells_nothing_of_the_moves_to_come_while_results_are_hidden(
         client: FlaskClient, log2: dict[str, Any]) -> None:
     gid = _store(client, log2)
     last = len(log2["moves"])
-    full = _chart(client.get(f"/games/{gid}/moves/3").get_data(as_text=True))
+    page = client.get(f"/games/{gid}/moves/3")
+    assert "Cookie" in page.headers["Vary"]  # the page is drawn for the cookie
+    full = _chart(page.get_data(as_text=True))
     assert 'class="chart"' in full
     full_top = max(int(v) for v in AXIS.findall(full))
     _hide(client)
