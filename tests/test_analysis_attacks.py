@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, Phase, event, given, settings
 
 from replay.core.errors import LogFormatError
 from replay.core.explore import read_line, token
@@ -21,6 +22,8 @@ from replay.library.spellings import MAX_META, MAX_SOURCES
 from web import viewer
 from web.db import get_db
 from web.games import Entry, cache
+
+from .hostile_analysis import Attack, Target, analysis_attacks, render
 
 LOG = generate_log("base", 3, 7)
 
@@ -247,3 +250,33 @@ def test_a_game_sent_again_with_new_metas_keeps_its_sources_bounded(client: Any)
     assert big["meta"] is None and big["meta_omitted"] > MAX_META
     assert sources[4]["meta"] == {"event": "night 4", "notes": "x" * 10}
     assert len(answer.data) < MAX_SOURCES * (MAX_META + 400)
+
+
+# --------------------------------------------------------------------------- the drill
+
+ANSWERS = {200, 201, 303, 308, 400, 404, 422}
+
+
+@pytest.mark.app_config(RATE_LIMIT=None, ANALYSIS_RATE_LIMIT=None)
+@settings(derandomize=True, database=None, deadline=None, max_examples=250,
+          phases=(Phase.explicit, Phase.generate),
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(attack=analysis_attacks())
+def test_the_drills_analysis_attacks_never_crash(client: Any, attack: Attack) -> None:
+    """The drill's attacks on the analysis board (``tests/hostile_analysis.py``), in process:
+    an answer among 200, 201, 303, 308, 400 (with the path), 404 and 422, never a 5xx, and no
+    markup of theirs on a page."""
+    found: list[Target] = client.application.extensions.setdefault("drill_targets", [])
+    if not found:  # the same app for every example: its games stored once
+        for log in (LOG, generate_log("manhattan", 3, 3)):
+            gid = _store(client, log)
+            tokens = _tokens(client, gid, 5, 3)
+            found.append(Target(gid, 5, tuple(read_line(".".join(tokens))), tuple(tokens)))
+    method, path, body = render(attack, found)
+    response = client.open(path, method=method, data=body)
+    event(f"{attack.kind}: {response.status_code}")
+    assert response.status_code in ANSWERS, (method, path[:200], response.status_code)
+    if response.status_code == 400 and response.is_json:
+        assert isinstance(response.get_json()["error"]["path"], str)
+    if response.mimetype == "text/html":
+        assert not _injected(response.get_data(as_text=True)), path[:200]

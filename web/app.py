@@ -2,7 +2,10 @@
 
 Configuration (defaults in brackets): ``DATABASE`` [games.db] the SQLite file,
 ``MAX_CONTENT_LENGTH`` [5 MB] the largest request, and so the largest log, accepted (413 above),
-``CACHE_SIZE`` [64] games whose replays are kept in memory, ``PAGE_SIZE`` [50] games per
+``CACHE_SIZE`` [64] games whose replays are kept in memory, and ``CACHE_BYTES`` [40 MB] their
+estimated bytes in all (``web.games.weigh``), ``VARIATION_BYTES`` [16 MB] the same of the
+variations kept (32 at most) and ``EXPLORED_BYTES`` [8 MB] of the explored positions kept (16 at
+most): with them a server process stays under 150 MB, ``PAGE_SIZE`` [50] games per
 library page, ``RATE_LIMIT`` ["60/60"] uploads and verifications a client may make per window
 of seconds (``None``: no limit; see ``web.limits``), ``UPLOAD_BATCH_FILES`` [50] and
 ``UPLOAD_BATCH_BYTES`` [20 MB] the files, and bytes in all, of one post of several files to the
@@ -44,6 +47,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_BYTES,
         MAX_FORM_MEMORY_SIZE=MAX_BYTES,  # a log pasted into the upload form
         CACHE_SIZE=64,
+        CACHE_BYTES=40 * 2**20,
+        VARIATION_BYTES=16 * 2**20,
+        EXPLORED_BYTES=8 * 2**20,
         PAGE_SIZE=50,
         RATE_LIMIT="60/60",
         ANALYSIS_RATE_LIMIT="600/60",
@@ -54,7 +60,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     db.init_app(app)
-    app.extensions["replay_cache"] = Cache(int(app.config["CACHE_SIZE"]))
+    budget = app.config["CACHE_BYTES"]
+    app.extensions["replay_cache"] = Cache(int(app.config["CACHE_SIZE"]),
+                                           None if budget is None else int(budget))
     app.register_blueprint(views.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(analysis.bp)

@@ -80,6 +80,9 @@ def add_serve(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None
     s.add_argument("--rate-limit", type=_rate, default="60/60", metavar="N/S",
                    help="uploads and verifications a client may make in S seconds, or "
                         "'off'; above it: 429 with Retry-After (default: 60/60)")
+    s.add_argument("--analysis-rate-limit", type=_rate, default="600/60", metavar="N/S",
+                   help="requests of the analysis board (explored pages, variations, their "
+                        "API) a client may make in S seconds, or 'off' (default: 600/60)")
     s.add_argument("--debug", action="store_true",
                    help="Werkzeug's development server: one process, reloads nothing "
                         "(default: off)")
@@ -92,6 +95,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .server import serve
 
     config: dict[str, Any] = {"DATABASE": args.db, "RATE_LIMIT": args.rate_limit,
+                              "ANALYSIS_RATE_LIMIT": args.analysis_rate_limit,
                               "ALLOWED_HOSTS": served_names(args.host, args.allowed_host)}
     if args.debug:
         from .app import create_app

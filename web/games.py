@@ -202,32 +202,70 @@ class Entry:
 
 
 class LRU(Generic[K, V]):
-    """A thread-safe map of at most ``size`` items, the least recently used going first."""
+    """A thread-safe map of at most ``size`` items weighing at most ``budget`` in all (each
+    weighed once by ``weigh`` when it is put; None: no bound by weight), the least recently
+    used going first. An item heavier than the budget is kept alone."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, budget: int | None = None,
+                 weigh: Callable[[V], int] | None = None) -> None:
         self.size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
+        self.budget = budget
+        self.weigh = weigh
+        self.weight = 0  # of the items kept
+        self._items: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
 
     def get(self, key: K) -> V | None:
         with self._lock:
             found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-            return found
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+            return found[0]
 
     def put(self, key: K, value: V) -> None:
+        weight = self.weigh(value) if self.weigh is not None and self.budget is not None else 0
         with self._lock:
-            self._items[key] = value
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.weight -= old[1]
+            self._items[key] = (value, weight)
+            self.weight += weight
+            while len(self._items) > self.size or (
+                    self.budget is not None and self.weight > self.budget
+                    and len(self._items) > 1):
+                _, (_, gone) = self._items.popitem(last=False)
+                self.weight -= gone
+
+
+# What a kept replay weighs, estimated from its row before it is replayed: measured with
+# tracemalloc (its record, playback and checkpoints, summary, report and charts, the process's
+# own caches warm: tests/test_web_memory.py) at 3.3 KB a position (Manhattan) to 9.5 KB (a
+# 6-player Carcassonne game, Hunters & Gatherers), plus the log's text, kept as a string and
+# read into the record's values; an estimate never under what a game holds
+BYTES_PER_POSITION = 11_000
+BYTES_PER_LOG_BYTE = 4
+
+
+def weigh(entry: Entry) -> int:
+    """The estimated bytes a kept ``Entry`` holds (``BYTES_PER_POSITION``), from its row."""
+    return (entry.row.moves + 1) * BYTES_PER_POSITION + entry.row.size * BYTES_PER_LOG_BYTE
 
 
 class Cache:
-    """Parsed logs and summaries of recently viewed games (least recently used goes first)."""
+    """Parsed logs and summaries of recently viewed games (least recently used goes first),
+    at most ``size`` games and ``budget`` bytes (``weigh``)."""
 
-    def __init__(self, size: int = 64) -> None:
-        self._games: LRU[str, Entry] = LRU(size)
+    def __init__(self, size: int = 64, budget: int | None = None) -> None:
+        self._games: LRU[str, Entry] = LRU(size, budget, weigh)
+
+    @property
+    def weight(self) -> int:
+        """The estimated bytes of the games kept."""
+        return self._games.weight
 
     def kept(self, game_id: str) -> Entry | None:
         """The game ``game_id`` if it is kept, else None (no connection needed)."""

@@ -5,7 +5,9 @@ first ``b`` moves) and its ``line`` (``replay.core.explore`` tokens joined by ".
 the game's own header with the game's first ``b`` moves and the line's, so it is checked as an
 upload is (schema, fields, sizes), replayed, judged and drawn as a game is, and saved as one;
 nothing of it is stored unless the user saves it. Recently used variations are kept in memory
-(their replay with its checkpoints), so stepping through one costs a copied checkpoint.
+(their replay with its checkpoints), so stepping through one costs a copied checkpoint; what
+is kept is bounded by bytes (``VARIATION_BYTES``, ``EXPLORED_BYTES``: estimated weights), not
+only by count.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from replay.core.family import GameState
 from replay.core.json_input import MAX_MOVES, decode
 from replay.core.record import parse
 
-from .games import LRU, Entry
+from .games import LRU, Entry, weigh
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,8 @@ def read(game: Entry, base: int, line: str) -> Variation:
     except LogFormatError as exc:
         raise LogFormatError(exc.message, line_path(exc.path or "/", base)) from None
     text = json.dumps(log, ensure_ascii=False, separators=(",", ":"))
-    entry = Entry(replace(game.row, log=text, size=len(text.encode("utf-8"))))
+    entry = Entry(replace(game.row, log=text, size=len(text.encode("utf-8")),
+                          moves=len(log["moves"])))
     entry.line = (base, line)
     made = Variation(game, base, line, tuple(moves), entry)
     kept.put(key, made)
@@ -170,18 +173,38 @@ def choices_at(entry: Entry, game: Entry, n: int, pick: str | None = None) -> Ex
     return Explored(found, pos.state, key)
 
 
+# an explored position's bytes: an option (its move, token, steps and words) and a refusal,
+# measured on 6-player boards with tracemalloc; its marked board is weighed by its length
+BYTES_PER_OPTION = 1_200
+BYTES_PER_REFUSAL = 400
+
+
+def _weigh_explored(kept: _Kept) -> int:
+    found = kept.choices
+    return (len(found.options) * BYTES_PER_OPTION + len(found.refusals) * BYTES_PER_REFUSAL
+            + (len(kept.board[2]) if kept.board is not None else 0))
+
+
 def _explored() -> LRU[ExploredKey, _Kept]:
-    """The positions explored last (``EXPLORED``), per app."""
+    """The positions explored last (``EXPLORED``, ``EXPLORED_BYTES`` in all), per app."""
     kept: LRU[ExploredKey, _Kept] | None = current_app.extensions.get("replay_explored")
     if kept is None:
-        kept = current_app.extensions.setdefault("replay_explored", LRU(EXPLORED))
+        kept = current_app.extensions.setdefault("replay_explored", LRU(
+            EXPLORED, _budget("EXPLORED_BYTES"), _weigh_explored))
     return kept
 
 
 def _kept() -> LRU[tuple[str, int, str], Variation]:
-    """The variations used last (32), per app."""
+    """The variations used last (32, ``VARIATION_BYTES`` in all: ``games.weigh``), per
+    app."""
     kept: LRU[tuple[str, int, str], Variation] | None = \
         current_app.extensions.get("replay_variations")
     if kept is None:
-        kept = current_app.extensions.setdefault("replay_variations", LRU(32))
+        kept = current_app.extensions.setdefault("replay_variations", LRU(
+            32, _budget("VARIATION_BYTES"), lambda v: weigh(v.entry)))
     return kept
+
+
+def _budget(name: str) -> int | None:
+    value = current_app.config.get(name)
+    return None if value is None else int(value)

@@ -43,16 +43,23 @@ def _attributes(attributes: dict[str, object]) -> str:
     return out
 
 
+# What is remembered: short text values (colours, classes, coordinates: what pictures repeat),
+# at most so many; a long one (a link, a path) is hardly ever written twice, and a server
+# drawing thousands of games would keep each (50 MB of them before this bound)
+REMEMBERED = 20_000
+REMEMBERED_LENGTH = 40
+
+
 def _written(item: tuple[str, object]) -> str:
     """One attribute as written, `` name="value"`` ("" for the value None), remembered when
-    its value is text (a picture repeats its colours, classes and coordinates; a number is not
-    remembered: 1, 1.0 and True would be one key)."""
+    its value is short text (``REMEMBERED_LENGTH``: a picture repeats its colours, classes and
+    coordinates; a number is not remembered: 1, 1.0 and True would be one key)."""
     key, value = item
     if value is None:
         return ""
     out = f' {_NAMES.get(key) or _name(key)}="{escape(str(value), True)}"'
-    if type(value) is str:
-        if len(_WRITTEN) > 200_000:  # a bound for a server that draws for days
+    if type(value) is str and len(value) <= REMEMBERED_LENGTH:
+        if len(_WRITTEN) >= REMEMBERED:  # a bound for a server that draws for days
             _WRITTEN.clear()
         _WRITTEN[item] = out
     return out
