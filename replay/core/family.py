@@ -412,15 +412,11 @@ class Family(ABC):
 
     def describe_move(self, move: Any, events: Sequence[Event] | None,
                       state: GameState) -> MoveText:
-        """``move`` told for people and in codes: one entry of the viewer's move list.
-
-        ``events`` are what the move did (maybe nothing), or None for an illegal move, which
-        is told all the same, from the move alone. ``state`` is a position of the same game:
-        for an illegal move, the one it was tried in (so ``state.current_player`` tried it);
-        for a legal one it may be any later position, so only what a whole game keeps (its
-        configuration, seats and material) may be read from it.
-
-        By default the move is told as the object the log records."""
+        """``move`` told for people and in codes (the default ``View.describe_move`` asks it):
+        ``events`` are what the move did, None for an illegal move (told from the move alone).
+        ``state`` is a position of the game: for an illegal move, the one it was tried in; for
+        a legal one maybe a later one, so read only what a whole game keeps (its
+        configuration, seats and material). By default: the object the log records."""
         codes = json.dumps(self.encode_move(move), ensure_ascii=False, separators=(", ", ": "))
         return MoveText(codes, codes)
 
@@ -440,11 +436,14 @@ class Family(ABC):
 
     # ------------------------------------------------------------ drawing
 
-    @abstractmethod
     def draw(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
              notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:
-        """The SVG picture of ``state``: ``events`` of the move just played are emphasized,
-        ``failure`` (an illegal move) is drawn over the board, ``notes`` are written above."""
+        """The SVG picture of ``state``, drawn by the family's view (``View.board``); a plugin
+        written before views overrides it."""
+        from .view import view_of
+
+        return view_of(self).board(state, events=events, failure=failure, notes=notes,
+                                   size=size, prefix=prefix)
 
     def __repr__(self) -> str:
         return f"<family {self.name}: {self.label}>"

@@ -14,10 +14,11 @@ The view also tells a position for people: its status beside the board, each mov
 ``Family`` and ``GameState`` keep the rules and the log.
 
 A family without a view of its own gets this plain default, which asks the family and the
-state (``Family.draw``, ``Family.describe_move``, ``GameState.status``, the
-``GameState.playthrough_*`` lines, ``GameState.next_piece_svg``), so a plugin written before
-views keeps working; the spots of the analysis board are drawn by its explorer's ``mark`` when
-it has one.
+state (``Family.draw`` when the family overrides it, ``Family.describe_move``,
+``GameState.status``, the ``GameState.playthrough_*`` lines, ``GameState.next_piece_svg``), so a
+plugin written before views keeps working; the spots of the analysis board are drawn by its
+explorer's ``mark`` when it has one. A family that draws nothing at all gets a plain picture:
+its seats and scores, the illegal move and the notes, as text.
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ class View:
         data-spot="...">`` named by ``spot_names`` (``Choices.spot_names``); ``linked``
         names each scored feature and badge by its event (``data-ev``, ``data-seat``) so that
         a page links them to the explanations, where the family's drawing can."""
+        from .family import Family
+
+        if type(self.family).draw is Family.draw:  # the family draws nothing: a plain picture
+            return plain_board(state, failure=failure, notes=notes, size=size)
         board = self.family.draw(state, events=events, failure=failure, notes=notes,
                                  size=size, prefix=prefix)
         if spots:
@@ -86,6 +91,29 @@ class View:
     def playthrough_after(self, state: GameState, before: Any) -> str:
         """The line a playthrough writes after a move (what was drawn, what is left)."""
         return state.playthrough_after(before)
+
+
+def plain_board(state: GameState, *, failure: Any = None, notes: Sequence[str] = (),
+                size: int | None = None) -> str:
+    """The picture of a family that draws nothing: one line per seat (its name, colour and
+    score, the seat to move marked), then the illegal move and the notes, as text."""
+    from .colours import player_colour
+    from .svgtext import element, wrap
+
+    lines = [(f"{'▶ ' if state.current_player == i else ''}{p.name}: {state.scores[i]}",
+              player_colour(p.colour)) for i, p in enumerate(state.players)]
+    lines.append((f"{state.family.label}, move {state.moves_played}"
+                  f"{' (over)' if state.finished else ''}", "#1b1b1b"))
+    if failure is not None:
+        lines.append((str(failure.text()), "#c62828"))
+    lines += [(str(note), "#8a5a00") for note in notes]
+    height = 24 * len(lines) + 16
+    texts = [element("text", text, x="12", y=str(28 + 24 * k), fill=fill)
+             for k, (text, fill) in enumerate(lines)]
+    return wrap("svg", element("rect", width="100%", height="100%", fill="#ebe5d5"), *texts,
+                xmlns="http://www.w3.org/2000/svg", class_="plain-board",
+                viewBox=f"0 0 480 {height}", width=size, font_size="16",
+                font_family="DejaVu Sans, Verdana, sans-serif") + "\n"
 
 
 def _legacy_mark(family: Family, state: GameState, board: str, spots: Mapping[str, str],

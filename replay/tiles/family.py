@@ -1,5 +1,6 @@
 """What the tile-laying families share as a ``Family``: the tile set as material, the
-``tileset`` header field, the shared move fields and the drawing of the board."""
+``tileset`` header field and the shared move fields; their view (pictures and words) is
+``replay.tiles.view.TileView``, named by ``view``."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from ..core.errors import LogFormatError, TileSetError
-from ..core.events import Event
-from ..core.family import Family, GameConfig, GameState, Player
+from ..core.family import Family, GameConfig, Player
 from ..core.json_input import text
 from .moves import plain_fields
 from .sets import builtin_tileset, combine
@@ -101,13 +101,6 @@ class TileFamily(Family):
             if key not in self.move_fields:
                 raise LogFormatError(f"{key!r} is not a move field of {self.label} "
                                      f"(with the expansions of this log)", f"{path}/{key}")
-
-    def draw(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
-             notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:
-        from . import drawing  # on first use: the command line's verify draws nothing
-
-        return drawing.board(state, events=events, failure=failure,  # type: ignore[arg-type]
-                             notes=notes, size=size, prefix=prefix)
 
 
 @cache

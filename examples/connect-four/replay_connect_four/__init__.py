@@ -16,20 +16,20 @@ as to every game):
   nobody scores, and both players win (G11: every best score wins).
 - **CF5 The end.** Once the game is over no disc may be dropped.
 
-The state and its rules are in ``state``, the picture in ``drawing``, the log schema's part in
-``schema``, the invariants the fuzzer adds in ``fuzz``.
+The state and its rules are in ``state``, the picture in ``drawing`` and the moves in words in
+``view`` (its ``View``), the log schema's part in ``schema``, the invariants the fuzzer adds in
+``fuzz``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from replay.core.errors import LogFormatError
-from replay.core.events import Event
-from replay.core.family import Family, GameConfig, GameState, MoveText, Option, Player
+from replay.core.family import Family, GameConfig, GameState, Option, Player
 
-from .state import ConnectFourState, Drop, Dropped
+from .state import ConnectFourState, Drop
 
 __all__ = ["CONNECT_FOUR", "ConnectFour", "ConnectFourState", "Drop"]
 
@@ -47,6 +47,7 @@ class ConnectFour(Family):
     player_rule = "CF1"
     colours = ("red", "yellow")
     fuzz_machine = "replay_connect_four.fuzz:ConnectFourMachine"
+    view = "replay_connect_four.view:ConnectFourView"  # its pictures and words
 
     # ------------------------------------------------------------ the header
 
@@ -84,17 +85,6 @@ class ConnectFour(Family):
         return (type(raw) is dict and len(raw) == 1 and type(raw.get("column")) is int
                 and 1 <= raw["column"] <= 16)
 
-    def describe_move(self, move: Any, events: Sequence[Event] | None,
-                      state: GameState) -> MoveText:
-        """``disc in column 4, row 2 · four in a row``, from the move and its events."""
-        text = f"disc in column {move.column}"
-        for e in events or ():
-            if isinstance(e, Dropped):
-                text += f", row {e.row}"
-            elif e.type == "score":
-                text += " · four in a row"
-        return MoveText(text, f"column {move.column}")
-
     def play_random(self, state: GameState, pick: Any) -> Drop:
         """The generator's policy: win when a drop wins, else block a drop that would win
         for the other player, else any column (``pick`` is a seeded stream)."""
@@ -106,16 +96,6 @@ class ConnectFour(Family):
                 or moves[pick.below(len(moves))])
         state.apply(move)
         return move
-
-    # ------------------------------------------------------------ drawing
-
-    def draw(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
-             notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:
-        from .drawing import board  # on first use: a verification draws nothing
-
-        assert isinstance(state, ConnectFourState)
-        return board(state, events=events, failure=failure, notes=notes, size=size,
-                     prefix=prefix)
 
 
 CONNECT_FOUR = ConnectFour()

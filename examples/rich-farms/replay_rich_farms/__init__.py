@@ -10,9 +10,9 @@ The house rule changes B8 (farm scoring), and only it:
   already scores 4 to the majority of its farmers: the variant plays it unchanged.
 
 Everything else is the built-in family's: its rules (ids B, IC, HS, with G and L), expansions,
-options, log format (its part of the log schema included), moves, drawing and fuzz machine
-(whose farm points come from the same parameter). The farm score events keep the rule id B8
-and say the points: ``field: 2 complete cities × 4 = 8``.
+options, log format (its part of the log schema included), moves, view (pictures and words)
+and fuzz machine (whose farm points come from the same parameter). The farm score events keep
+the rule id B8 and say the points: ``field: 2 complete cities × 4 = 8``.
 
 How: ``Carcassonne.farm_points``, the built-in family's rule parameter for B8 (the points of a
 complete city to a farm, by ``farm_scoring``), handed to each game's state once by

@@ -4,16 +4,15 @@ Rules by id: M1 (material) in ``material``; M2, M4, M5, M7, M8 in ``state`` (the
 M5's storey count in ``moves``); M3 (the cards) in ``deck``; M6 and M10 in ``scoring``; M9 is
 the rulebook example (``tests/test_manhattan.py``). The log format is in ``log``, the state
 hash in ``hashes``, the generator's policy in ``policy``, the picture in ``drawing``, the
-moves in words in ``words``.
+moves in words in ``words``, both shown by its view (``view``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ...core.errors import LogFormatError
-from ...core.events import Event
 from ...core.family import Family, GameConfig, GameState, Player
 from . import log
 from .deck import Deck
@@ -115,14 +114,6 @@ class Manhattan(Family):
         """The whole game by the policy, in its compiled loop (``policy.play_game``)."""
         assert isinstance(state, ManhattanState)
         return play_game(state, pick)
-
-    def draw(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
-             notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-") -> str:
-        from .drawing import board
-
-        assert isinstance(state, ManhattanState)
-        return board(state, events=events, failure=failure, notes=notes, size=size,
-                     prefix=prefix)
 
 
 MANHATTAN = Manhattan()
