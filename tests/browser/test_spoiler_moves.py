@@ -240,3 +240,22 @@ def test_a_variation_tells_nothing_of_the_games_moves_after_its_branch(
     assert page.evaluate("document.getElementById('viewer').hasAttribute('data-end')") is False
     assert "Final score" not in seen["text"] and "wins" not in seen["text"]
     page.screenshot(path=str(OUT / "spoiler-variation.png"))
+
+
+def test_the_question_on_a_phone(server: str, phone: Any, short: dict[str, Any]) -> None:
+    """The question fits a phone: its words and both answers in sight, each answer a thumb's
+    size (44 px at least, the page's --tap)."""
+    game = store(server, short)
+    phone.goto(f"{server}/games")
+    phone.locator("#spoiler-switch").tap()
+    phone.goto(f"{server}/games/{game['id']}/moves/{len(short['moves'])}")
+    box = phone.locator("section.spoiler-ask")
+    expect(box).to_contain_text("and shows the result.")
+    for name, role in (("start from the beginning", "link"), ("show it", "button")):
+        answer = box.get_by_role(role, name=name)
+        expect(answer).to_be_in_viewport()
+        size = answer.bounding_box()
+        assert size["height"] >= 44 and size["x"] >= 0, (name, size)
+    phone.screenshot(path=str(OUT / "spoiler-ask-phone.png"))
+    box.get_by_role("link", name="start from the beginning").tap()
+    phone.wait_for_url(f"**/games/{game['id']}/moves/0")
