@@ -167,8 +167,7 @@ def build(entry: Entry, n: int, draw: bool = True, found: Choices | None = None)
     view.lines = [line for e, line in zip(pos.events, lines, strict=True) if worth_telling(e)]
     if status.get("next_tile") is not None and pos.failure is None:
         view.next_tile = status["next_tile"]
-        described = getattr(game, "tiles_by_id", {}).get(view.next_tile)
-        view.next_tile_words = str(getattr(described, "words", "") or "")
+        view.next_tile_words = look.next_piece_words(game)
         if draw:
             view.next_tile_svg = look.next_piece(game, 56)
     return view

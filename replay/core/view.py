@@ -69,6 +69,10 @@ class View:
         ("" when there is none to show): ``GameState.next_piece_svg`` by default."""
         return state.next_piece_svg(size)
 
+    def next_piece_words(self, state: GameState) -> str:
+        """That piece in words (``a city cap``), beside its id; "" when it has none (here)."""
+        return ""
+
     def status(self, state: GameState) -> dict[str, Any]:
         """What the viewer shows beside the board, as JSON (``GameState.status`` by default;
         ``web.viewer.facts`` writes the keys it knows)."""

@@ -44,6 +44,11 @@ class TileView(View):
 
         return tile_picture(game.current, size=size, prefix="next-")
 
+    def next_piece_words(self, state: GameState) -> str:
+        """The drawn tile in words (``a city cap``), "" when none is drawn."""
+        game = _tiles(state)
+        return "" if game.current is None or game.finished else str(game.current.words or "")
+
     def describe_move(self, move: Any, events: Sequence[Event] | None,
                       state: GameState) -> MoveText:
         """The tile in words, where it went, its figure (``words.describe_move``), then what
