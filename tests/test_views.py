@@ -80,3 +80,15 @@ def test_a_family_that_draws_nothing_gets_a_plain_picture_with_its_text_escaped(
     assert "&lt;Ben&gt;" in picture and "<Ben>" not in picture
     assert re.search(r'class="plain-board"', picture)
     assert view.describe_move(state.legal_moves().__next__(), None, state).text
+
+
+def test_the_next_piece_is_drawn_and_told_by_the_view() -> None:
+    record = parse(generate_log("base", 2, 1))
+    state = record.playback.position(5).state
+    view = view_of(record.family)
+    tile = state.status()["next_tile"]
+    assert view.next_piece_words(state) == state.tiles_by_id[tile].words  # type: ignore[attr-defined]
+    assert view.next_piece(state).startswith("<svg")
+    assert View(record.family).next_piece_words(state) == ""  # the default knows no words
+    ended = record.playback.state
+    assert ended.finished and view.next_piece(ended) == "" == view.next_piece_words(ended)
