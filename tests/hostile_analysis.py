@@ -47,7 +47,8 @@ class Target:
 @dataclass(frozen=True)
 class Attack:
     """A request to the analysis board (see the module); pieces of its line are ``("real",
-    k)`` (the target's k-th token or move) or ``("raw", text)`` (JSON text for a body)."""
+    None)`` (the target's token or move at that place of the line), ``("raw", text)`` (JSON
+    text in a body), or a real token spoilt (``padded``, ``respelled``)."""
 
     kind: str
     game: int
@@ -65,12 +66,12 @@ def _b64(text: str) -> str:
 @st.composite
 def _token_piece(draw: st.DrawFn) -> tuple[str, Any]:
     """A piece of a line in a URL: a real token, or a hostile one."""
-    kind = draw(st.sampled_from(["real", "real", "padded", "junk", "respelled", "surrogate",
-                                 "deep", "alphabet", "empty", "long"]))
+    kind = draw(st.sampled_from(["real"] * 6 + ["padded", "junk", "respelled", "surrogate",
+                                                "deep", "alphabet", "empty", "long"]))
     event(f"analysis line piece: {kind}")
     k = draw(st.integers(0, 2))
     if kind == "real":
-        return ("real", k)
+        return ("real", None)  # the target's move at this place of the line
     if kind == "padded":
         return ("padded", (k, draw(st.sampled_from(JUNK)) * draw(st.integers(1, 40))))
     if kind == "junk":
@@ -93,10 +94,10 @@ def _token_piece(draw: st.DrawFn) -> tuple[str, Any]:
 @st.composite
 def _body_piece(draw: st.DrawFn) -> tuple[str, Any]:
     """A move of a posted line: a real one, arbitrary JSON, deep nesting, a lone surrogate."""
-    kind = draw(st.sampled_from(["real", "real", "value", "deep", "surrogate"]))
+    kind = draw(st.sampled_from(["real"] * 4 + ["value", "deep", "surrogate"]))
     event(f"analysis body move: {kind}")
     if kind == "real":
-        return ("real", draw(st.integers(0, 2)))
+        return ("real", None)
     if kind == "value":
         return ("raw", json.dumps(draw(json_values(6))))
     if kind == "deep":
@@ -105,7 +106,7 @@ def _body_piece(draw: st.DrawFn) -> tuple[str, Any]:
     return ("raw", '{"rotation":0,"tile":"\\ud800","x":1,"y":0}')
 
 
-POSITIONS = ["5", "6", "7", "8", "0", "99999", "-1", "x", "", "6.0", "\r\n"]
+POSITIONS = ["5", "6", "7", "8"] * 3 + ["0", "99999", "-1", "x", "", "6.0", "\r\n"]
 
 
 @cache
@@ -124,7 +125,7 @@ def _attacks(draw: st.DrawFn) -> Attack:
     params = draw(st.lists(st.tuples(st.sampled_from(names), st.one_of(
         st.sampled_from(["1", "0", "e30", "real"]), st.text(max_size=20))), max_size=3))
     return Attack(kind, draw(st.integers(0, 7)), draw(st.sampled_from(POSITIONS)),
-                  draw(st.sampled_from(["5", "5", "0", "99999", "x", "", "-1", "\\"])),
+                  draw(st.sampled_from(["5"] * 5 + ["0", "99999", "x", "", "-1", "\\"])),
                   tuple(pieces), tuple(params))
 
 
@@ -137,14 +138,14 @@ def _respell(move: dict[str, Any], how: str) -> str:
                 .replace("a", "\\u0061", 1))
 
 
-def _token(piece: tuple[str, Any], target: Target) -> str:
+def _token(piece: tuple[str, Any], i: int, target: Target) -> str:
     kind, value = piece
     if kind == "real":
-        return target.tokens[value % len(target.tokens)]
+        return target.tokens[i % len(target.tokens)]
     if kind == "padded":
         k, junk = value
         token = target.tokens[k % len(target.tokens)]
-        return token[:4] + junk + token[4:]
+        return f"{token[:4]}{junk}{token[4:]}"
     if kind == "respelled":
         k, how = value
         return _respell(target.moves[k % len(target.moves)], how)
@@ -163,15 +164,15 @@ def render(attack: Attack, targets: list[Target]) -> tuple[str, str, bytes | Non
     real = {"real": target.tokens[0], "e30": "e30"}
     query = "&".join(f"{k}={_q(real.get(v, v))}" for k, v in attack.params)
     if attack.kind in ("variation", "variations"):
-        moves = [json.dumps(target.moves[v % len(target.moves)]) if kind == "real" else v
-                 for kind, v in attack.line]
+        moves = [json.dumps(target.moves[i % len(target.moves)]) if kind == "real" else v
+                 for i, (kind, v) in enumerate(attack.line)]
         extra = "".join(f', "{k}": {json.dumps(v) if k == "pick" else (v if v.isdigit() else 0)}'
                         for k, v in attack.params if k in ("at", "pick"))
         first = base if base.isdigit() else json.dumps(base)
         body = f'{{"from": {first}, "line": [{", ".join(moves)}]{extra}}}'
         return "POST", f"/api/games/{target.game_id}/{attack.kind}", \
             body.encode("utf-8", "surrogatepass")
-    line = ".".join(_token(p, target) for p in attack.line)
+    line = ".".join(_token(p, i, target) for i, p in enumerate(attack.line))
     if attack.kind == "path":
         path = (f"/games/{target.game_id}/variation/{_q(base)}/{_q(line) or '-'}/moves/"
                 f"{_q(n)}")

@@ -14,10 +14,15 @@ What it does and prints:
 
 1. starts ``python -m replay serve`` (waitress, 2 processes, rate limit off) on a new SQLite
    file on 127.0.0.1;
-2. draws ``--inputs`` inputs from the Hypothesis strategies of ``tests/hostile.py`` (half
-   hostile documents, half mutated logs of every family and mix) and sends each to
-   ``/api/verify`` or ``/api/games`` from ``--threads`` threads; counts the answers by status,
-   the 5xx, and the worst CPU milliseconds a request cost (the ``Server-Timing`` header);
+2. draws ``--inputs`` inputs from the Hypothesis strategies of ``tests/hostile.py`` (of two
+   thirds, half hostile documents, half mutated logs of every family and mix, each sent to
+   ``/api/verify`` or ``/api/games``) and of ``tests/hostile_analysis.py`` (a third: the
+   analysis board's pages with ``from``/``line``/``play``/``pick``/``explore``, variations'
+   pages, choices, ``POST`` of variations to play and to save, aimed at three stored games,
+   with padded, respelled, junk and deep tokens, backslashes, CR LF, lone surrogates and
+   moves nested 1,000 deep), from ``--threads`` threads; counts the answers by status (the
+   analysis board's apart), the 5xx, and the worst CPU milliseconds a request cost (the
+   ``Server-Timing`` header);
 3. builds the worst inputs under the 5 MB limit (padding, 1,000 bad moves, 8,000 expansions,
    deep nesting, a million tiny objects, escapes, duplicate keys) and sends each over HTTP, and
    runs each through ``python -m replay verify`` in a fresh process, which reports its
@@ -53,6 +58,7 @@ from hypothesis import strategies as st  # noqa: E402
 from replay.cli_help import whole_number  # noqa: E402
 from replay.generate import dumps, generate_log  # noqa: E402
 from tests.hostile import hostile_documents, mutated_logs  # noqa: E402
+from tests.hostile_analysis import Attack, Target, analysis_attacks, render  # noqa: E402
 from tests.test_service import Server  # noqa: E402
 
 LIMIT = 5 * 1024 * 1024
@@ -70,6 +76,44 @@ def draw_inputs(n: int) -> list[bytes]:
 
     collect()
     return out[:n]
+
+
+def draw_attacks(n: int) -> list[Attack]:
+    """``n`` requests to the analysis board (``tests/hostile_analysis.py``), random."""
+    out: list[Attack] = []
+
+    @settings(max_examples=n, database=None, deadline=None, phases=(Phase.generate,),
+              suppress_health_check=list(HealthCheck))
+    @given(analysis_attacks())
+    def collect(attack: Attack) -> None:
+        out.append(attack)
+
+    if n:
+        collect()
+    return out[:n]
+
+
+def analysis_targets(server: Server) -> list[Target]:
+    """Three stored games to aim the analysis board's attacks at (Carcassonne with both
+    expansions, Hunters & Gatherers, Manhattan), each with a legal line of three moves from
+    position 5 (read from the choices the server offers)."""
+    out = []
+    for game, players, seed, mix in (("base", 6, 1, ("inns-cathedrals", "hills-sheep")),
+                                     ("hunters-gatherers", 3, 2, ()), ("manhattan", 3, 3, ())):
+        _, _, body = server.request("POST", "/api/games", dumps(
+            generate_log(game, players, seed, mix)).encode())
+        game_id = json.loads(body)["id"]
+        moves: list[dict[str, object]] = []
+        tokens: list[str] = []
+        for k in range(3):
+            query = f"?from=5&line={'.'.join(tokens)}" if tokens else ""
+            _, _, body = server.request("GET", f"/api/games/{game_id}/moves/{5 + k}/choices"
+                                        f"{query}")
+            option = json.loads(body)["choices"]["options"][-1]
+            moves.append(option["move"])
+            tokens.append(option["token"])
+        out.append(Target(game_id, 5, tuple(moves), tuple(tokens)))
+    return out
 
 
 def worst_inputs() -> dict[str, bytes]:
@@ -170,29 +214,43 @@ def main() -> int:
         if args.inputs is None:
             return 0 if kept else 1
     args.inputs = 20000 if args.inputs is None else args.inputs
-    server = Server(work / "games.db", "--rate-limit", "off")
+    server = Server(work / "games.db", "--rate-limit", "off", "--analysis-rate-limit", "off")
     print(f"server: {server.banner.strip()}")
     try:
         started = time.perf_counter()
-        inputs = draw_inputs(args.inputs)
-        print(f"drew {len(inputs)} inputs in {time.perf_counter() - started:.0f} s")
+        attacks = draw_attacks(args.inputs // 3)
+        documents = draw_inputs(args.inputs - len(attacks))
+        inputs: list[bytes | Attack] = []
+        for i, data in enumerate(documents):  # every third an attack on the analysis board
+            inputs.append(data)
+            if i % 2 == 1 and i // 2 < len(attacks):
+                inputs.append(attacks[i // 2])
+        inputs += attacks[len(documents) // 2:]
+        print(f"drew {len(inputs)} inputs ({len(attacks)} on the analysis board) in "
+              f"{time.perf_counter() - started:.0f} s")
+        targets = analysis_targets(server)
         statuses: Counter[int] = Counter()
+        analysis: Counter[int] = Counter()
         worst_cpu = 0.0
         lock = threading.Lock()
 
         failures: list[str] = []
         slowest = (0.0, -1)
 
-        def send(item: tuple[int, bytes]) -> None:
+        def send(item: tuple[int, bytes | Attack]) -> None:
             nonlocal worst_cpu, slowest
             i, data = item
             started = time.perf_counter()
             try:
-                status, headers, _ = server.request("POST", "/api/games" if i % 2 else
-                                                    "/api/verify", data)
+                if isinstance(data, Attack):
+                    method, url, body = render(data, targets)
+                    status, headers, _ = server.request(method, url, body)
+                else:
+                    status, headers, _ = server.request("POST", "/api/games" if i % 2 else
+                                                        "/api/verify", data)
             except OSError as exc:  # no answer (a timeout): keep the input to replay it
                 path = work / f"no-answer-{i}.json"
-                path.write_bytes(data)
+                path.write_bytes(data if isinstance(data, bytes) else repr(data).encode())
                 with lock:
                     failures.append(f"input {i}: {type(exc).__name__} ({path})")
                     statuses[0] += 1
@@ -200,6 +258,8 @@ def main() -> int:
             took = time.perf_counter() - started
             with lock:
                 statuses[status] += 1
+                if isinstance(data, Attack):
+                    analysis[status] += 1
                 worst_cpu = max(worst_cpu, cpu_ms(headers))
                 slowest = max(slowest, (took, i))
 
@@ -210,7 +270,9 @@ def main() -> int:
         print(f"HTTP: {len(inputs)} hostile inputs in {took:.0f} s; statuses "
               f"{dict(sorted(statuses.items()))} (0: no answer); 5xx: "
               f"{sum(n for s, n in statuses.items() if s >= 500)}; worst CPU {worst_cpu:.0f} ms;"
-              f" slowest answer {slowest[0]:.1f} s (input {slowest[1]})")
+              f" slowest answer {slowest[0]:.1f} s (input {slowest[1]}); of them on the "
+              f"analysis board: {sum(analysis.values())}, statuses "
+              f"{dict(sorted(analysis.items()))}")
         for line in failures:
             print(f"  NO ANSWER {line}")
 
