@@ -83,8 +83,8 @@ def local_config() -> Any:
     started as the local pool's are (``runner.pool_context``: forked by a fork server), not
     spawned. A spawned worker imports Dask and the verifier from nothing, each on its own;
     forked, they start from a process that imported them once: measured on 2 cores, a
-    cluster of 2 workers started in 0.6-0.8 s instead of 1.4 and closed in 0.05 s instead of
-    0.6."""
+    cluster of 2 workers started in 0.56 s instead of 0.81 and closed in 0.02 s instead of
+    0.29 (medians; under load 1.2-1.7 s instead of 2.9, docs/scaling.md)."""
     import dask
 
     method = pool_context().get_start_method()
