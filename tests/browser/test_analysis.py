@@ -67,7 +67,7 @@ def test_a_variation_by_clicking(server: str, page: Any, name: str) -> None:
         page.locator("#explore .facets button").first.click()
     page.screenshot(path=str(OUT / f"analysis-{name}-spots.png"))
     play_one(page, n)
-    assert f"/moves/{n + 1}?from={n}&line=" in page.url
+    assert f"/games/{gid}/variation/{n}/" in page.url and page.url.endswith(f"/moves/{n + 1}")
     expect(page.locator("#moves ol.variation a.move")).to_have_count(1)
     expect(page.locator("#explore .var-head")).to_contain_text(f"from move {n}")
     play_one(page, n + 1)
@@ -99,9 +99,8 @@ def test_a_variation_by_clicking(server: str, page: Any, name: str) -> None:
 
 
 def line_moves(url: str) -> list[dict[str, Any]]:
-    """The moves of the variation a page's URL holds."""
-    params = dict(p.split("=", 1) for p in url.split("?", 1)[1].split("&"))
-    moves: list[dict[str, Any]] = read_line(params["line"])
+    """The moves of the variation a page's URL holds (``.../variation/<b>/<line>/moves/<n>``)."""
+    moves: list[dict[str, Any]] = read_line(url.split("/variation/", 1)[1].split("/")[1])
     return moves
 
 
