@@ -113,6 +113,31 @@ def test_a_variation_page_holds_its_line_a_few_times(client: Any) -> None:
         assert b"/line/0" in refused.data
 
 
+def test_a_move_tried_before_a_variations_branch_starts_a_line_there(client: Any) -> None:
+    """On a variation's page at a position before its branch (the game's, the variation kept
+    in the move list), a move tried is a move of that position: a new line branches there
+    (its menu, its form and the script's URL agree); after the branch, it follows the
+    variation's moves up to the position."""
+    gid = _store(client, LOG)
+    line = _tokens(client, gid, 5, 2)
+    url = f"/games/{gid}/variation/5/{'.'.join(line)}/moves/3"
+    page = client.get(url).get_data(as_text=True)
+    tried = _tokens(client, gid, 3, 1)[0]
+    assert f'name="play" value="{tried}"' in page
+    moved = client.get(f"{url}?play={tried}")
+    assert moved.headers["Location"] == f"/games/{gid}/variation/3/{tried}/moves/4"
+    assert f'data-head="/games/{gid}/variation/3/" data-tail="/moves/4"' in page
+    # at the variation's first move: the line's first token, then the move tried
+    after = client.get(f"/games/{gid}/variation/5/{'.'.join(line)}/moves/6")
+    nxt = _tokens(client, gid, 5, 2)[1]
+    assert f'name="play" value="{nxt}"' in after.get_data(as_text=True)
+    moved = client.get(f"/games/{gid}/variation/5/{'.'.join(line)}/moves/6?play={nxt}")
+    assert moved.headers["Location"] == f"/games/{gid}/variation/5/{line[0]}.{nxt}/moves/7"
+    # a link of before with ``play`` too
+    old = client.get(f"/games/{gid}/moves/3?from=5&line={'.'.join(line)}&play={tried}")
+    assert old.headers["Location"] == f"/games/{gid}/variation/3/{tried}/moves/4"
+
+
 # --------------------------------------------------------------------------- C: markup
 
 class _Tags(HTMLParser):

@@ -58,6 +58,15 @@ def variation_url(game_id: str, start: int, line: str, n: int, external: bool = 
                    _external=external)
 
 
+def tried(entry: Entry, n: int, start: int | None, line: str | None) -> tuple[int, str]:
+    """Where a move tried at position ``n`` goes, as (branch, the line's tokens before it):
+    after the moves of the line shown (``start``/``line``) that lead to ``n``; on a game's
+    page, or before the line's branch, a new line at ``n`` (``variations.branch_point``)."""
+    if start is None or line is None or n < start:
+        return variations.branch_point(entry, n), ""
+    return start, ".".join(line.split(".")[:n - start]) if line else ""
+
+
 def moved(entry: Entry, n: int, variation: Variation | None) -> ResponseReturnValue | None:
     """The redirect a page's arguments ask for, or None: ``play`` (a move token) extends the
     line shown (or starts one at ``n``) and opens its next position (303); ``from``/``line``
@@ -70,20 +79,23 @@ def moved(entry: Entry, n: int, variation: Variation | None) -> ResponseReturnVa
         return None
     check_rate("analysis")
     game_id = entry.row.id
-    if variation is not None:
-        start, prefix = variation.base, variation.prefix(n)
-    elif old:
-        start, prefix = variations.read_base(entry, args.get("from")), args.get("line") or ""
-        count = len(read_line(prefix))  # refused here, with its path, not on the next page
-        if play is None and not 0 <= n <= start + count:
-            raise IndexError(n)
-    else:
-        start, prefix = variations.branch_point(entry, n), ""
-    if play is None:
-        pick = args.get("pick")
-        url = variation_url(game_id, start, prefix, n)
-        return redirect(url + (("&" if "?" in url else "?") + urlencode({"pick": pick[:64]})
-                               if pick else ""), 308)
+    shown: tuple[int | None, str | None] = (None, None)  # the line a move is played after
+    if old:
+        start, line = variations.read_base(entry, args.get("from")), args.get("line") or ""
+        count = len(read_line(line))  # refused here, with its path, not on the next page
+        if play is None:
+            if not 0 <= n <= start + count:
+                raise IndexError(n)
+            pick = args.get("pick")
+            url = variation_url(game_id, start, line, n)
+            return redirect(url + (("&" if "?" in url else "?")
+                                   + urlencode({"pick": pick[:64]}) if pick else ""), 308)
+        shown = (start, line)
+    elif variation is not None:
+        shown = (variation.base, variation.line)
+    if play is None:  # not reached: without ``play``, a page of before answered above
+        return None
+    start, prefix = tried(entry, n, *shown)
     tokens = prefix.split(".") if prefix else []
     try:
         read_token(play, len(tokens))
@@ -118,11 +130,11 @@ def page_context(entry: Entry, n: int, variation: Variation | None) -> dict[str,
     game_id = entry.row.id
     base = url_for("pages.position", game_id=game_id, n=0)[:-1]
     if variation is not None:
-        try_from, prefix = variation.base, variation.prefix(n)
+        try_from, prefix = tried(entry, n, variation.base, variation.line)
         step, query = "", ""
         here = variation_url(game_id, variation.base, variation.line, 0)[:-1]
     else:
-        try_from, prefix = variations.branch_point(entry, n), ""
+        try_from, prefix = tried(entry, n, None, None)
         step, query = base, "?explore=1" if explore else ""
         here = base
     tokens = len(prefix.split(".")) if prefix else 0

@@ -49,12 +49,6 @@ class Variation:
         """Its last position."""
         return self.entry.last
 
-    def prefix(self, n: int) -> str:
-        """The line's tokens up to position ``n`` (the moves before it), for a link that
-        plays another move at ``n``."""
-        k = max(0, n - self.base)
-        return ".".join(self.line.split(".")[:k]) if self.line else ""
-
 
 def branch_point(game: Entry, n: int) -> int:
     """Where a variation tried at position ``n`` of ``game`` branches: ``n``, or the state
