@@ -141,11 +141,11 @@ def page_context(entry: Entry, n: int, variation: Variation | None) -> dict[str,
     head, _, tail = variation_url(game_id, try_from, f"{prefix}.{MARK}" if prefix else MARK,
                                   try_from + tokens + 1).partition(MARK)
     label = explorer_of(shown.parsed.family).spot_label if shown.parsed else str
-    return {"shown": shown, "variation": variation, "choices": found[0] if found else None,
-            "explored": found, "base": base, "step": step, "here": here, "query": query,
-            "spot_label": label, "try_head": head, "try_tail": tail, "explore": explore,
-            "menus": menus(shown, found[0] if found else None),
-            "facets": facets(found[0] if found else None)}
+    return dict(shown=shown, variation=variation, choices=found[0] if found else None,
+                explored=found, base=base, step=step, here=here, query=query,
+                spot_label=label, try_head=head, try_tail=tail, explore=explore,
+                menus=menus(shown, found[0] if found else None),
+                facets=facets(found[0] if found else None))
 
 
 def menus(shown: Entry, found: Choices | None) -> list[tuple[str, str, list[Any]]]:

@@ -243,9 +243,9 @@ class LRU(Generic[K, V]):
 
 # What a kept replay weighs, estimated from its row before it is replayed: measured with
 # tracemalloc (its record, playback and checkpoints, summary, report and charts, the process's
-# own caches warm: tests/test_web_memory.py) at 3.3 KB a position (Manhattan) to 9.5 KB (a
-# 6-player Carcassonne game, Hunters & Gatherers), plus the log's text, kept as a string and
-# read into the record's values; an estimate never under what a game holds
+# own caches warm: tests/test_web_memory.py) at 3.3 KB a position (the card game) to 9.5 KB (a
+# 6-player tile game), plus the log's text, kept as a string and read into the record's
+# values; an estimate never under what a game holds
 BYTES_PER_POSITION = 11_000
 BYTES_PER_LOG_BYTE = 4
 
