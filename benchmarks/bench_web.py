@@ -131,7 +131,7 @@ def analysis(runs: int, seed: int) -> list[dict[str, Any]]:
         for label, url in (
             ("explore page, 6p, middle", f"/games/{game_id}/moves/{n}?explore=1"),
             ("choices JSON, 6p, middle", f"/api/games/{game_id}/moves/{n}/choices"),
-            ("variation page, 6p", f"/games/{game_id}/moves/{n + 1}?from={n}&line={token}"),
+            ("variation page, 6p", f"/games/{game_id}/variation/{n}/{token}/moves/{n + 1}"),
         ):
             rows.append(_time(client, label, url, runs, ANALYSIS_TARGET_MS))
     return rows
