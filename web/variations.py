@@ -135,16 +135,14 @@ class Explored(NamedTuple):
     key: ExploredKey
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Kept:
-    """An explored position kept (``EXPLORED`` of them per app): its choices, and the board
-    marked with them (with the length and hash of the board it was marked on)."""
+    """An explored position kept (``EXPLORED`` of them per app): its choices."""
 
     choices: Choices
-    board: tuple[int, int, str] | None = None
 
 
-EXPLORED = 16  # explored positions kept per app (a 6-player board marked: ~0.3 MB)
+EXPLORED = 16  # explored positions kept per app
 
 
 def choices_at(entry: Entry, game: Entry, n: int, pick: str | None = None) -> Explored | None:
@@ -168,15 +166,14 @@ def choices_at(entry: Entry, game: Entry, n: int, pick: str | None = None) -> Ex
 
 
 # an explored position's bytes: an option (its move, token, steps and words) and a refusal,
-# measured on 6-player boards with tracemalloc; its marked board is weighed by its length
+# measured on 6-player boards with tracemalloc
 BYTES_PER_OPTION = 1_200
 BYTES_PER_REFUSAL = 400
 
 
 def _weigh_explored(kept: _Kept) -> int:
     found = kept.choices
-    return (len(found.options) * BYTES_PER_OPTION + len(found.refusals) * BYTES_PER_REFUSAL
-            + (len(kept.board[2]) if kept.board is not None else 0))
+    return len(found.options) * BYTES_PER_OPTION + len(found.refusals) * BYTES_PER_REFUSAL
 
 
 def _explored() -> LRU[ExploredKey, _Kept]:
