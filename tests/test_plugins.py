@@ -349,3 +349,30 @@ def test_the_guide_s_facts_of_events_and_hashes_hold(installed: Path) -> None:
         assert type(e.strengths) is tuple and all(type(p) is tuple for p in e.strengths)
         assert type(e.cells) is list and e.cells == sorted(e.cells)
         assert all(type(c) is list and len(c) == 2 and min(c) >= 1 for c in e.cells)
+
+
+def test_threads_read_the_entry_points_at_once() -> None:
+    """A server's threads ask for the families at once on its first requests: the scan of
+    the distributions is read by one at a time ("generator already executing" made a 500 in
+    the soak, issue 35)."""
+    import threading
+
+    errors: list[str] = []
+    for _ in range(30):
+        plugins.forget()
+        barrier = threading.Barrier(8)
+
+        def ask(barrier: threading.Barrier = barrier) -> None:
+            barrier.wait()
+            try:
+                assert plugins.entry_points("carcassonne_replay.families")
+            except Exception as exc:  # any error is the failure
+                errors.append(repr(exc))
+
+        threads = [threading.Thread(target=ask) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    plugins.forget()
+    assert not errors, errors[:3]

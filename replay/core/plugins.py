@@ -30,11 +30,15 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 _LOADED: dict[str, Any] = {}
 _SCAN: _Scan | None = None
+# one reader of the distributions at a time: the scan is a generator, and a server's threads
+# ask for families at once on its first requests ("generator already executing", a 500)
+_SCANNING = threading.RLock()
 _GROUPS: list[Group] = []
 _QUIET = False  # a worker process: its parent says what cannot be loaded (``quiet``)
 
@@ -105,25 +109,27 @@ class EntryPoint:
 def entry_points(group: str) -> dict[str, EntryPoint]:
     """The entry points of ``group`` by name, sorted by name (every distribution read: see
     the module). Two distributions declaring one name: the first on ``sys.path`` wins."""
-    scan = _scan()
-    found = scan.sorted.get(group)
-    if found is None:
-        while scan.more():
-            pass
-        found = scan.sorted[group] = dict(sorted(scan.group(group).items()))
-    return found
+    with _SCANNING:
+        scan = _scan()
+        found = scan.sorted.get(group)
+        if found is None:
+            while scan.more():
+                pass
+            found = scan.sorted[group] = dict(sorted(scan.group(group).items()))
+        return found
 
 
 def entry_point(group: str, name: str | None = None) -> EntryPoint | None:
     """The entry point ``name`` of ``group`` (None: any of it), or None when there is none:
     ``entry_points(group).get(name)``, but the distributions are read only until one declares
     it (the others when a later lookup needs them)."""
-    scan = _scan()
-    while True:
-        eps = scan.group(group)
-        found = eps.get(name) if name is not None else next(iter(eps.values()), None)
-        if found is not None or not scan.more():
-            return found
+    with _SCANNING:
+        scan = _scan()
+        while True:
+            eps = scan.group(group)
+            found = eps.get(name) if name is not None else next(iter(eps.values()), None)
+            if found is not None or not scan.more():
+                return found
 
 
 def _scan() -> _Scan:
