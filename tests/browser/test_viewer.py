@@ -28,7 +28,8 @@ def test_upload_a_generated_game(server: str, page: Any, game4: dict[str, Any],
                                  tmp_path: Path) -> None:
     page.goto(f"{server}/upload")
     page.fill("#log", '{"format": "carcassonne-replay/log", "version": 1, "game": "base"}')
-    expect(page.locator("#feedback")).to_contain_text("The log is not readable: a Carcassonne log needs ")
+    expect(page.locator("#feedback")).to_contain_text(
+        "The log is not readable: a Carcassonne log needs ")
     page.fill("#log", "{")
     expect(page.locator("#feedback")).to_contain_text("invalid JSON")
     path = tmp_path / "game.json"
