@@ -89,11 +89,20 @@ def add_serve(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None
     s.set_defaults(func=cmd_serve)
 
 
+DEFAULT_GC = (700, 10, 10)  # CPython's thresholds of the cycle collector
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the web app (SQLite file ``--db``): waitress, or Werkzeug's development server
     with ``--debug``."""
+    import gc
+
     from .server import serve
 
+    # the collector's default pace again: ``python -m replay`` slows it for a short verify
+    # (replay/__main__.py), and a server running for hours at that pace kept its cycles (game
+    # states, requests) so long that its workers grew to 250-540 MB under the soak
+    gc.set_threshold(*DEFAULT_GC)
     config: dict[str, Any] = {"DATABASE": args.db, "RATE_LIMIT": args.rate_limit,
                               "ANALYSIS_RATE_LIMIT": args.analysis_rate_limit,
                               "ALLOWED_HOSTS": served_names(args.host, args.allowed_host)}
