@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from flask.testing import FlaskClient
 
 from replay.generate import dumps, generate_log
 from tests.test_service import ROOT, Server
@@ -242,3 +243,17 @@ def test_a_clients_unsent_bytes_and_the_answer_past_its_budget() -> None:
     status, headers, body = Unread("read them first").to_response("carcassonne-replay")
     assert status == "429 Too Many Requests" and ("Retry-After", "5") in headers
     assert b"read them first" in body
+
+
+@pytest.mark.parametrize("host", ["x" * 4000, "a..b", "-.example", "é" * 70, "[::1",
+                                  "localhost:99999999999999999999"])
+def test_a_host_that_makes_no_url_is_refused_in_plain_words(client: FlaskClient,
+                                                             host: str) -> None:
+    """A Host from which no URL can be built (4,000 characters, an empty or over-long IDNA
+    label) left the app without a URL adapter, and the error page's links then raised: a 500
+    found by the drill's foreign headers. It gets its 4xx, in plain text when no link can be
+    written."""
+    for path in ("/games", "/games/0123456789abcdef/moves/3?explore=1", "/api/games"):
+        answer = client.get(path, headers={"Host": host})
+        assert answer.status_code < 500, (path, answer.status_code)
+        assert b"Traceback" not in answer.data

@@ -20,9 +20,10 @@ What it does and prints:
    analysis board's pages with ``from``/``line``/``play``/``pick``/``explore``, variations'
    pages, choices, ``POST`` of variations to play and to save, aimed at three stored games,
    with padded, respelled, junk and deep tokens, backslashes, CR LF, lone surrogates and
-   moves nested 1,000 deep), from ``--threads`` threads; counts the answers by status (the
-   analysis board's apart), the 5xx, and the worst CPU milliseconds a request cost (the
-   ``Server-Timing`` header);
+   moves nested 1,000 deep), from ``--threads`` threads, every seventh with the Host, Origin
+   or Referer of another site (DNS rebinding, cross-site posts: ``FOREIGN``); counts the
+   answers by status (the analysis board's and the foreign ones apart), the 5xx, and the
+   worst CPU milliseconds a request cost (the ``Server-Timing`` header);
 3. builds the worst inputs under the 5 MB limit (padding, 1,000 bad moves, 8,000 expansions,
    deep nesting, a million tiny objects, escapes, duplicate keys) and sends each over HTTP, and
    runs each through ``python -m replay verify`` in a fresh process, which reports its
@@ -167,6 +168,32 @@ def cli_cost(data: bytes, work: Path) -> tuple[int, float, float, str]:
     return int(code), float(cpu), float(rss), err
 
 
+# Host, Origin and Referer headers another site's page or a rebinding name would send (and
+# some broken ones): every seventh input carries one set, with whatever it asks (421 for a
+# foreign Host, 403 for a foreign Origin on a post, else the answer the input deserves)
+FOREIGN: tuple[dict[str, str], ...] = (
+    {"Host": "evil.example"},
+    {"Host": "evil.example:5000", "Origin": "http://evil.example:5000"},
+    {"Host": "127.0.0.1.nip.example", "Origin": "http://127.0.0.1.nip.example"},
+    {"Origin": "http://evil.example"},
+    {"Origin": "null"},
+    {"Referer": "http://evil.example/page"},
+    {"Host": ""},
+    {"Host": "[::1"},
+    {"Host": "localhost:99999999999999999999"},
+    {"Host": "x" * 4000},
+    {"Host": "évil.example"},
+    {"Host": "localhost.evil.example", "Origin": "http://localhost"},
+    {"Origin": "javascript:alert(1)"},
+    {"Origin": "http://127.0.0.1:1", "Referer": "%%%"},
+)
+
+
+def foreign_headers(i: int) -> dict[str, str] | None:
+    """The hostile Host/Origin/Referer headers of input ``i`` (every seventh), or None."""
+    return FOREIGN[(i // 7) % len(FOREIGN)] if i % 7 == 3 else None
+
+
 def cpu_ms(headers: dict[str, str]) -> float:
     timing = headers.get("Server-Timing", "cpu;dur=0")
     return float(timing.split("dur=")[1])
@@ -231,6 +258,7 @@ def main() -> int:
         targets = analysis_targets(server)
         statuses: Counter[int] = Counter()
         analysis: Counter[int] = Counter()
+        foreign_statuses: Counter[int] = Counter()
         worst_cpu = 0.0
         lock = threading.Lock()
 
@@ -242,12 +270,13 @@ def main() -> int:
             i, data = item
             started = time.perf_counter()
             try:
+                foreign = foreign_headers(i)
                 if isinstance(data, Attack):
                     method, url, body = render(data, targets)
-                    status, headers, _ = server.request(method, url, body)
+                    status, headers, _ = server.request(method, url, body, foreign)
                 else:
                     status, headers, _ = server.request("POST", "/api/games" if i % 2 else
-                                                        "/api/verify", data)
+                                                        "/api/verify", data, foreign)
             except OSError as exc:  # no answer (a timeout): keep the input to replay it
                 path = work / f"no-answer-{i}.json"
                 path.write_bytes(data if isinstance(data, bytes) else repr(data).encode())
@@ -260,6 +289,8 @@ def main() -> int:
                 statuses[status] += 1
                 if isinstance(data, Attack):
                     analysis[status] += 1
+                if foreign is not None:
+                    foreign_statuses[status] += 1
                 worst_cpu = max(worst_cpu, cpu_ms(headers))
                 slowest = max(slowest, (took, i))
 
@@ -272,7 +303,9 @@ def main() -> int:
               f"{sum(n for s, n in statuses.items() if s >= 500)}; worst CPU {worst_cpu:.0f} ms;"
               f" slowest answer {slowest[0]:.1f} s (input {slowest[1]}); of them on the "
               f"analysis board: {sum(analysis.values())}, statuses "
-              f"{dict(sorted(analysis.items()))}")
+              f"{dict(sorted(analysis.items()))}; with another site's Host/Origin/Referer: "
+              f"{sum(foreign_statuses.values())}, statuses "
+              f"{dict(sorted(foreign_statuses.items()))}")
         for line in failures:
             print(f"  NO ANSWER {line}")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, current_app, g, jsonify, render_template, request
+from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, TooManyRequests
 
@@ -48,6 +49,11 @@ def respond(code: int, title: str, message: str, **extra: object) -> ResponseRet
     """An error response: JSON (with ``extra`` fields) or the HTML error page."""
     if wants_json():
         response = jsonify(error={"code": code, "title": title, "message": message, **extra})
+    elif request_ctx.url_adapter is None:
+        # the request's Host could not make a URL (4,000 characters, a bad IDNA label): the
+        # page's links cannot be written, so the answer is plain text
+        response = current_app.response_class(f"{code} {title}: {message}\n", code,
+                                              mimetype="text/plain")
     else:
         response = current_app.response_class(
             render_template("error.html", code=code, title=title, message=message), code)
