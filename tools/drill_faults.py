@@ -66,7 +66,8 @@ class Serve(Server):
     def __init__(self, db: Path, *args: str, prefix: Sequence[str] = ()) -> None:  # noqa: D107
         self.proc = subprocess.Popen(
             [*prefix, sys.executable, "-m", "replay", "serve", "--host", "127.0.0.1", "--port",
-             "0", "--db", str(db), "--rate-limit", "off", *args],
+             "0", "--db", str(db), "--rate-limit", "off",
+             "--analysis-rate-limit", "off", *args],
             cwd=ROOT, stderr=subprocess.PIPE, text=True)
         assert self.proc.stderr is not None
         line = self.proc.stderr.readline()
