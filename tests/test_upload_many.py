@@ -74,9 +74,13 @@ def test_several_files_each_get_their_verdict_and_link(app: Flask) -> None:
     assert re.search(r"illegal at move 6 \(\w+\): G4: ", page)
     links = [url for _, _, url in found]
     assert links[2] is None and all(links[i] for i in (0, 1, 3))
-    assert links[3] is not None and links[3].endswith("/moves/6")  # opens at the failing move
     client = app.test_client()
-    assert all(client.get(str(url)).status_code == 200 for url in links if url)
+    # a game's link opens where the viewer opens it: the failing move of an illegal game
+    # (at move 0 with "hide results" on, tests/test_web_spoiler.py)
+    assert links[3] is not None
+    assert client.get(links[3]).headers["Location"].endswith("/moves/6")
+    assert all(client.get(str(url), follow_redirects=True).status_code == 200
+               for url in links if url)
     assert counts(app) == (3, 3)  # nothing of the unreadable file
 
 
