@@ -174,14 +174,9 @@ class Explorer:
 @cache
 def explorer_of(family: Family) -> Explorer:
     """The family's explorer (``Family.explorer``), or the default one; made once."""
-    from .plugins import load_ref
+    from .plugins import family_part
 
-    ref = getattr(family, "explorer", None)
-    if ref is None:
-        return Explorer(family)
-    cls = load_ref(ref, type)
-    made: Explorer = cls(family)
-    return made
+    return family_part(family, "explorer", Explorer)
 
 
 def choices(state: GameState, explorer: Explorer, wanted_move: Any = None,

@@ -32,10 +32,11 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 _LOADED: dict[str, Any] = {}
 _SCAN: _Scan | None = None
+T = TypeVar("T")
 # one reader of the distributions at a time: the scan is a generator, and a server's threads
 # ask for families at once on its first requests ("generator already executing", a 500)
 _SCANNING = threading.RLock()
@@ -73,6 +74,14 @@ def load_ref(ref: str, kind: type) -> Any:
             raise PluginError(f"{ref!r} is a {type(found).__name__}, not a {kind.__name__}")
         _LOADED[ref] = found
     return found
+
+
+def family_part(family: object, attribute: str, default: Callable[[Any], T]) -> T:
+    """The part of ``family`` its ``attribute`` names by reference (``"module:Class"``, made
+    with the family: its view, its explorer), or ``default``'s when it names none."""
+    ref = getattr(family, attribute, None)
+    cls: Callable[[Any], T] = default if ref is None else load_ref(ref, type)
+    return cls(family)
 
 
 class EntryPoint:

@@ -138,11 +138,6 @@ def _legacy_mark(family: Family, state: GameState, board: str, spots: Mapping[st
 @cache
 def view_of(family: Family) -> View:
     """The family's view (``Family.view``), or the default one; made once."""
-    from .plugins import load_ref
+    from .plugins import family_part
 
-    ref = getattr(family, "view", None)
-    if ref is None:
-        return View(family)
-    cls = load_ref(ref, type)
-    made: View = cls(family)
-    return made
+    return family_part(family, "view", View)
