@@ -20,10 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -142,14 +139,9 @@ def instructions(label: str, what: str, n: int) -> int:
 
     code = CHILD.format(bench_dir=str(ROOT / "benchmarks"),
                         args=(label, what, n, native.active()))
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0")
-    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
-                         text=True, check=False)
-    found = re.search(r"Collected : (\d+)", out.stderr)
-    if out.returncode != 0 or found is None:
-        raise SystemExit(f"{label} {what}: the child failed:\n{out.stderr[-2000:]}")
-    return int(found.group(1))
+    from instructions import callgrind  # benchmarks/instructions.py, beside this script
+
+    return callgrind(code, ROOT, f"{label} {what}")
 
 
 def counted(rows: list[dict[str, Any]], n: int = 50) -> None:

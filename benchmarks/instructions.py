@@ -48,13 +48,19 @@ def instructions(tree: Path, mode: str, config: tuple[str, int, tuple[str, ...]]
     game, players, expansions = config
     code = CHILD.format(bench_dir=str(tree / "benchmarks"),
                         args=(mode, game, players, list(expansions), games, texts_file))
+    return callgrind(code, tree, f"{tree} {mode} {config}")
+
+
+def callgrind(code: str, tree: Path, label: str) -> int:
+    """Instructions callgrind counts for ``python -c code`` run in ``tree`` (its sources
+    first on the path, a fixed hash seed); ``SystemExit`` naming ``label`` when it fails."""
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0")
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                           sys.executable, "-c", code], env=env, cwd=tree, capture_output=True,
                          text=True, check=False)
     found = re.search(r"Collected : (\d+)", out.stderr)
     if out.returncode != 0 or found is None:
-        raise SystemExit(f"{tree} {mode} {config}: the child failed:\n{out.stderr[-2000:]}")
+        raise SystemExit(f"{label}: the child failed:\n{out.stderr[-2000:]}")
     return int(found.group(1))
 
 
