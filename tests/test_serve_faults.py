@@ -9,7 +9,6 @@ import contextlib
 import http.client
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_service import banner
 from web.server import Settings, serve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,8 +57,7 @@ def test_the_workers_end_when_the_parent_is_killed(tmp_path: Path) -> None:
         cwd=ROOT, stderr=subprocess.PIPE, text=True)
     workers: set[int] = set()
     try:
-        assert proc.stderr is not None
-        assert re.search(r"http://127\.0\.0\.1:\d+/", proc.stderr.readline())
+        assert banner(proc)[1] is not None
         deadline = time.monotonic() + 20
         while len(workers) < 2 and time.monotonic() < deadline:
             workers = children(proc.pid)
@@ -104,10 +103,9 @@ def test_a_body_over_the_limit_gets_the_apps_413(tmp_path: Path) -> None:
          "--processes", "1", "--db", str(tmp_path / "games.db")],
         cwd=ROOT, stderr=subprocess.PIPE, text=True)
     try:
-        assert proc.stderr is not None
-        found = re.search(r"http://127\.0\.0\.1:(\d+)/", proc.stderr.readline())
+        found = banner(proc)[1]
         assert found
-        base = f"http://127.0.0.1:{found.group(1)}"
+        base = f"http://127.0.0.1:{found.group(2)}"
         big = b" " * (8 * 1024 * 1024)
         # urllib sends the whole body before it reads the answer
         request = urllib.request.Request(f"{base}/api/games", data=big, method="POST",
@@ -121,7 +119,7 @@ def test_a_body_over_the_limit_gets_the_apps_413(tmp_path: Path) -> None:
         with pytest.raises(urllib.error.HTTPError) as page:
             urllib.request.urlopen(form, timeout=30)
         assert page.value.code == 413 and b"<html" in page.value.read().lower()
-        conn = http.client.HTTPConnection("127.0.0.1", int(found.group(1)), timeout=30)
+        conn = http.client.HTTPConnection("127.0.0.1", int(found.group(2)), timeout=30)
         try:  # chunked: no length said
             conn.request("POST", "/api/verify", body=iter([big[:4_000_000]] * 2),
                          headers={"Content-Type": "application/json"}, encode_chunked=True)

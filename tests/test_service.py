@@ -26,6 +26,19 @@ from replay.generate import dumps, generate_log
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def banner(proc: subprocess.Popen[str]) -> tuple[str, re.Match[str] | None]:
+    """What a starting ``serve`` wrote up to the line naming its address (a warning may come
+    first: a compiled engine gone stale), and that line's match; None when it ends first."""
+    assert proc.stderr is not None
+    said = ""
+    for line in proc.stderr:
+        said += line
+        found = re.search(r"http://([\d.]+):(\d+)/", line)
+        if found or len(said) > 100_000:
+            return said, found
+    return said, None
+
+
 class Server:
     """A ``serve`` process; stopped with SIGTERM."""
 
@@ -33,12 +46,12 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "replay", "serve", "--port", "0", "--db", str(db), *args],
             cwd=ROOT, stderr=subprocess.PIPE, text=True)
-        assert self.proc.stderr is not None
-        line = self.proc.stderr.readline()
-        found = re.search(r"http://([\d.]+):(\d+)/", line)
-        assert found, f"the server did not start: {line}{self.proc.stderr.read()}"
+        self.banner, found = banner(self.proc)
+        if found is None:
+            self.proc.kill()  # before reading the rest: a server left running never ends it
+            raise AssertionError(f"the server did not start: {self.banner}"
+                                 f"{self.proc.communicate()[1]}")
         self.host, self.port = found.group(1), int(found.group(2))
-        self.banner = line
         # read what the server says as it says it: a full pipe would stop the server
         self.output: list[str] = []
         self.reader = threading.Thread(target=self._drain, daemon=True)

@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 from replay.generate import dumps, generate_log  # noqa: E402
 from tests.test_serve_faults import alive, children  # noqa: E402
-from tests.test_service import Server  # noqa: E402
+from tests.test_service import Server, banner  # noqa: E402
 
 JSON = {"Content-Type": "application/json"}
 
@@ -69,12 +69,10 @@ class Serve(Server):
              "0", "--db", str(db), "--rate-limit", "off",
              "--analysis-rate-limit", "off", *args],
             cwd=ROOT, stderr=subprocess.PIPE, text=True)
-        assert self.proc.stderr is not None
-        line = self.proc.stderr.readline()
-        found = re.search(r"http://(127\.0\.0\.1):(\d+)/", line)
+        line, found = banner(self.proc)
         if not found:
             self.proc.kill()
-            raise SystemExit(f"the server did not start: {line}{self.proc.stderr.read()}")
+            raise SystemExit(f"the server did not start: {line}{self.proc.communicate()[1]}")
         self.host, self.port = found.group(1), int(found.group(2))
         self.banner = line
         self.output: list[str] = []
