@@ -85,6 +85,11 @@ def test_only_illegal_games_link_to_the_viewer_and_rules_have_names() -> None:
     assert re.findall(r'<text class="count"[^>]*>(\d+)</text>', chart) == ["1", "1", "1"]
     assert "G4 · Placement" in chart
     json.dumps(summary.as_json())  # the summary of such rows is still plain JSON
+    left = html[html.index("<h2>Not read</h2>"):]
+    left = left[:left.index("</table>")]
+    groups = re.findall(r"<tr><td>(\d+)</td><td>(.*?)</td><td class=\"name\">(.*?)</td>", left)
+    assert sum(int(n) for n, _, _ in groups) == 3  # not UTF-8, malformed JSON, no players
+    assert {x for _, _, x in groups} >= {"not-utf8.json", "malformed-json.json"}
 
 
 def test_each_bar_of_a_histogram_carries_its_count() -> None:
