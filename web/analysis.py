@@ -29,7 +29,7 @@ import json
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, jsonify, redirect, request, url_for
+from flask import Blueprint, abort, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from replay.core.errors import LogFormatError
@@ -67,65 +67,60 @@ def tried(entry: Entry, n: int, start: int | None, line: str | None) -> tuple[in
     return start, ".".join(line.split(".")[:n - start]) if line else ""
 
 
-def moved(entry: Entry, n: int, variation: Variation | None) -> ResponseReturnValue | None:
-    """The redirect a page's arguments ask for, or None: ``play`` (a move token) extends the
-    line shown (or starts one at ``n``) and opens its next position (303); ``from``/``line``
-    on a game's page (the links before lines moved into the path) name a variation: its page
-    (308). ``LogFormatError`` with the path for a token or a line that cannot be read."""
+def old_link(entry: Entry, n: int) -> ResponseReturnValue:
+    """A link of before lines moved into the path: ``from``/``line`` on a game's page name a
+    variation: its page (308; 404 for a position beyond it), or with ``play`` the next position
+    of the line extended by that move (``play``). ``LogFormatError`` with the path for a branch,
+    a line or a token that cannot be read."""
     args = request.args
-    play = args.get("play")
-    old = variation is None and ("from" in args or "line" in args)
-    if play is None and not old:
-        return None
     check_rate("analysis")
-    game_id = entry.row.id
-    shown: tuple[int | None, str | None] = (None, None)  # the line a move is played after
-    if old:
-        start, line = variations.read_base(entry, args.get("from")), args.get("line") or ""
-        count = len(read_line(line))  # refused here, with its path, not on the next page
-        if play is None:
-            if not 0 <= n <= start + count:
-                raise IndexError(n)
-            pick = args.get("pick")
-            url = variation_url(game_id, start, line, n)
-            return redirect(url + (("&" if "?" in url else "?")
-                                   + urlencode({"pick": pick[:64]}) if pick else ""), 308)
-        shown = (start, line)
-    elif variation is not None:
-        shown = (variation.base, variation.line)
-    if play is None:  # not reached: without ``play``, a page of before answered above
-        return None
+    start, line = variations.read_base(entry, args.get("from")), args.get("line") or ""
+    count = len(read_line(line))  # refused here, with its path, not on the next page
+    token = args.get("play")
+    if token is not None:
+        return play(entry, n, (start, line), token)
+    if not 0 <= n <= start + count:
+        abort(404)
+    pick = args.get("pick")
+    url = variation_url(entry.row.id, start, line, n)
+    return redirect(url + (("&" if "?" in url else "?")
+                           + urlencode({"pick": pick[:64]}) if pick else ""), 308)
+
+
+def play(entry: Entry, n: int, shown: tuple[int | None, str | None],
+         token: str) -> ResponseReturnValue:
+    """A menu's button (``play``: a move token) at position ``n``: the page of the next
+    position of the line shown (``shown``: its branch and line, or None on a game's page)
+    extended by it, or of a new line at ``n`` (303). ``LogFormatError`` at ``/play`` for a
+    token that cannot be read or a line grown too long."""
     start, prefix = tried(entry, n, *shown)
     tokens = prefix.split(".") if prefix else []
     try:
-        read_token(play, len(tokens))
+        read_token(token, len(tokens))
     except LogFormatError as exc:
         raise LogFormatError(f"'play' is not a move token: {exc.message}", "/play") from None
-    tokens.append(play)
+    tokens.append(token)
     if len(tokens) > MAX_LINE:
         raise LogFormatError(f"a variation holds at most {MAX_LINE} moves", "/play")
-    return redirect(variation_url(game_id, start, ".".join(tokens), start + len(tokens)), 303)
+    return redirect(variation_url(entry.row.id, start, ".".join(tokens), start + len(tokens)),
+                    303)
 
 
-def page_context(entry: Entry, n: int, variation: Variation | None) -> dict[str, Any]:
-    """What the viewer's page of position ``n`` shows of the analysis board: the entry to
-    view (the game or ``variation`` of it) and the template's names. ``IndexError`` for a
-    position the game or variation lacks.
+def page_context(entry: Entry, n: int, variation: Variation | None,
+                 explore: bool) -> dict[str, Any]:
+    """What the viewer's page of position ``n`` shows of the analysis board (``explore``: the
+    moves it allows; always on a variation's page): the entry to view (the game or
+    ``variation`` of it) and the template's names. ``n`` is a position of that entry (the
+    views answer 404 for any other before asking).
 
     The links to the positions of the line shown are written once each: ``step`` and a
     position, with ``query``: the game's URL prefix (``base``) on its pages, and "" on a
     variation's (a relative link: the page's own URL holds the line); ``here`` is the same
     prefix in full, for the script."""
-    args = request.args
-    explore = variation is not None or args.get("explore") == "1"
-    if variation is None and (explore or "pick" in args):
-        check_rate("analysis")  # a variation's page counted already, before it was read
     shown = variation.entry if variation is not None else entry
-    if n > shown.last or n < 0:
-        raise IndexError(n)
     found: variations.Explored | None = None
     if explore:
-        pick = args.get("pick")
+        pick = request.args.get("pick")
         found = variations.choices_at(shown, entry, n, pick[:64] if pick else None)
     game_id = entry.row.id
     base = url_for("pages.position", game_id=game_id, n=0)[:-1]

@@ -110,10 +110,9 @@ def get_game(game_id: str) -> ResponseReturnValue:
 def get_position(game_id: str, n: int) -> ResponseReturnValue:
     """The state at position ``n`` of a stored game (404 when the game lacks it)."""
     entry = entry_or_404(game_id)
-    try:
-        view = viewer.build(entry, n, draw=False)
-    except IndexError:
+    if not 0 <= n <= entry.last:
         abort(404)
+    view = viewer.build(entry, n, draw=False)
     urls = {
         "url": url_for("pages.position", game_id=game_id, n=n, _external=True),
         "svg_url": url_for("pages.position_svg", game_id=game_id, n=n, _external=True),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import (
     Blueprint,
     Response,
@@ -194,20 +196,62 @@ def game(game_id: str) -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>/moves/<int:n>")
 def position(game_id: str, n: int) -> ResponseReturnValue:
-    """The viewer at position ``n`` (404 when the game lacks it)."""
-    return _viewer(entry_or_404(game_id), n, None)
+    """Position ``n`` of a game: its page, or the page its arguments ask for: ``from``/``line``
+    (a link of before to a variation), ``play`` (a move tried on the analysis board: the
+    redirect of a form that works without a script), ``explore=1`` (the analysis board)."""
+    entry = entry_or_404(game_id)
+    args = request.args
+    try:
+        if "from" in args or "line" in args:
+            return analysis.old_link(entry, n)
+        if "play" in args:
+            check_rate("analysis")
+            return analysis.play(entry, n, (None, None), args["play"])
+    except LogFormatError as exc:
+        return _unplayable(exc)
+    if args.get("explore") == "1":
+        return _explore_page(entry, n)
+    return _game_page(entry, n)
+
+
+def _game_page(entry: Entry, n: int) -> ResponseReturnValue:
+    """The viewer at position ``n`` of a game (404 when the game lacks it)."""
+    if "pick" in request.args:
+        check_rate("analysis")  # a draw picked asks the analysis board, explored or not
+    _position_or_404(entry, n)
+    return _page(entry, n, analysis.page_context(entry, n, None, explore=False))
+
+
+def _explore_page(entry: Entry, n: int) -> ResponseReturnValue:
+    """The viewer at position ``n`` of a game with the analysis board: the moves the position
+    allows (404 when the game lacks it)."""
+    check_rate("analysis")
+    _position_or_404(entry, n)
+    return _page(entry, n, analysis.page_context(entry, n, None, explore=True))
 
 
 @bp.get("/games/<game_id>/variation/<int:start>/<line>/moves/<int:n>")
 def variation(game_id: str, start: int, line: str, n: int) -> ResponseReturnValue:
-    """The viewer at position ``n`` of a variation of the game (``web.analysis``)."""
+    """The viewer at position ``n`` of a variation of the game (``web.analysis``; 404 when the
+    variation lacks it), or with ``play`` the next position of the line extended by that move
+    (a redirect)."""
     entry = entry_or_404(game_id)
     check_rate("analysis")
     try:
         found = variations.read(entry, start, line)
+        if "play" in request.args:
+            check_rate("analysis")  # a move tried counts, as on a game's page
+            return analysis.play(entry, n, (found.base, found.line), request.args["play"])
     except LogFormatError as exc:
         return _unplayable(exc)
-    return _viewer(entry, n, found)
+    _position_or_404(found.entry, n)
+    return _page(entry, n, analysis.page_context(entry, n, found, explore=True))
+
+
+def _position_or_404(shown: Entry, n: int) -> None:
+    """Nothing when ``shown`` (a game or a variation) has position ``n``, else a 404."""
+    if not 0 <= n <= shown.last:
+        abort(404)
 
 
 def _unplayable(exc: LogFormatError) -> ResponseReturnValue:
@@ -215,19 +259,12 @@ def _unplayable(exc: LogFormatError) -> ResponseReturnValue:
                    f"{exc.path or '/'}: {exc.message}")
 
 
-def _viewer(entry: Entry, n: int, found: variations.Variation | None) -> ResponseReturnValue:
-    try:
-        moved = analysis.moved(entry, n, found)
-        if moved is not None:
-            return moved  # a move played on the analysis board: its page
-        context = analysis.page_context(entry, n, found)
-        shown: Entry = context["shown"]
-        explored = context["explored"]
-        view = viewer.build(shown, n, found=explored.choices if explored else None)
-    except IndexError:
-        abort(404)
-    except LogFormatError as exc:
-        return _unplayable(exc)
+def _page(entry: Entry, n: int, context: dict[str, Any]) -> ResponseReturnValue:
+    """The viewer's page of position ``n`` of ``context["shown"]`` (``entry`` or a variation
+    of it), with the analysis board's ``context`` (``analysis.page_context``)."""
+    shown: Entry = context["shown"]
+    explored = context["explored"]
+    view = viewer.build(shown, n, found=explored.choices if explored else None)
     parsed = shown.parsed is not None
     chart = viewer.chart(shown, n, context["step"], context["query"],
                          hiding_results()) if parsed else ""
@@ -241,12 +278,9 @@ def _viewer(entry: Entry, n: int, found: variations.Variation | None) -> Respons
 def position_svg(game_id: str, n: int) -> ResponseReturnValue:
     """The board at position ``n`` as an SVG file."""
     entry = entry_or_404(game_id)
-    if entry.parsed is None:
+    if entry.parsed is None or n > entry.parsed.playback.last:
         abort(404)
-    try:
-        picture = svg.render(entry.parsed, n)
-    except IndexError:
-        abort(404)
+    picture = svg.render(entry.parsed, n)
     return Response(picture, mimetype="image/svg+xml",
                     headers={"Cache-Control": "public, max-age=3600"})
 
