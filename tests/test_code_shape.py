@@ -126,6 +126,34 @@ def test_no_module_edits_svg_or_html_text() -> None:
     assert not found, found
 
 
+def _names(node: ast.expr | None) -> list[str]:
+    """The names an ``except`` clause or a call's arguments give (``IndexError``,
+    ``(KeyError, IndexError)``, ``builtins.IndexError``)."""
+    if node is None:
+        return []
+    return [n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node)
+            if isinstance(n, ast.Name | ast.Attribute)]
+
+
+def test_the_web_app_catches_no_index_error() -> None:
+    """Issue 36 item 5: a position out of range is an explicit 404, asked before it is read;
+    an ``IndexError`` (or ``LookupError``) is a bug of the app, never caught for control flow
+    (neither by ``except`` nor by ``contextlib.suppress``)."""
+    caught = {"IndexError", "LookupError"}
+    found = []
+    for path in sorted((ROOT / "web").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ExceptHandler):
+                names = _names(node.type)
+            elif isinstance(node, ast.Call) and "suppress" in _names(node.func):
+                names = [n for a in node.args for n in _names(a)]
+            else:
+                continue
+            if caught & set(names):
+                found.append(_where(path, node.lineno))
+    assert not found, found
+
+
 def test_no_module_is_over_500_lines() -> None:
     long = {str(p.relative_to(ROOT)): n for p in SOURCES
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
