@@ -121,7 +121,8 @@ class View:
 def build(entry: Entry, n: int, draw: bool = True, found: Choices | None = None) -> View:
     """The view of position ``n`` (with its pictures when ``draw``: the board drawn by the
     family's view, its scored features linked to the explanations, the spots of the analysis
-    board's choices ``found`` on it); raises ``IndexError`` for a position the game lacks."""
+    board's choices ``found`` on it). ``n`` is a position of the game (0 to ``entry.last``):
+    the routes answer 404 for any other before building (an ``IndexError`` here is a bug)."""
     row = entry.row
     if entry.parsed is None:
         if n != 0:
