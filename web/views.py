@@ -201,14 +201,10 @@ def position(game_id: str, n: int) -> ResponseReturnValue:
     redirect of a form that works without a script), ``explore=1`` (the analysis board)."""
     entry = entry_or_404(game_id)
     args = request.args
-    try:
-        if "from" in args or "line" in args:
-            return analysis.old_link(entry, n)
-        if "play" in args:
-            check_rate("analysis")
-            return analysis.play(entry, n, (None, None), args["play"])
-    except LogFormatError as exc:
-        return _unplayable(exc)
+    if "from" in args or "line" in args:
+        return _old_link(entry, n)
+    if "play" in args:
+        return _play(entry, n, (None, None))
     if args.get("explore") == "1":
         return _explore_page(entry, n)
     return _game_page(entry, n)
@@ -239,13 +235,39 @@ def variation(game_id: str, start: int, line: str, n: int) -> ResponseReturnValu
     check_rate("analysis")
     try:
         found = variations.read(entry, start, line)
-        if "play" in request.args:
-            check_rate("analysis")  # a move tried counts, as on a game's page
-            return analysis.play(entry, n, (found.base, found.line), request.args["play"])
     except LogFormatError as exc:
         return _unplayable(exc)
+    if "play" in request.args:
+        return _play(entry, n, (found.base, found.line))
+    return _variation_page(entry, found, n)
+
+
+def _variation_page(entry: Entry, found: variations.Variation, n: int) -> ResponseReturnValue:
+    """The viewer at position ``n`` of the variation ``found`` of a game, with the analysis
+    board (404 when the variation lacks it)."""
     _position_or_404(found.entry, n)
     return _page(entry, n, analysis.page_context(entry, n, found, explore=True))
+
+
+def _play(entry: Entry, n: int, shown: tuple[int | None, str | None]) -> ResponseReturnValue:
+    """The play form's answer at position ``n`` of a game or of the variation ``shown`` (its
+    branch and line): a redirect to the next position of the line extended by the move
+    (``analysis.play``), or 400 for a token that cannot be read. A move tried counts against
+    the analysis budget (on a variation's page, besides reading the variation)."""
+    check_rate("analysis")
+    try:
+        return analysis.play(entry, n, shown, request.args["play"])
+    except LogFormatError as exc:
+        return _unplayable(exc)
+
+
+def _old_link(entry: Entry, n: int) -> ResponseReturnValue:
+    """A link of before (``from``/``line`` on a game's page): a redirect to the variation's
+    page (``analysis.old_link``), or 400 for a variation that cannot be read."""
+    try:
+        return analysis.old_link(entry, n)
+    except LogFormatError as exc:
+        return _unplayable(exc)
 
 
 def _position_or_404(shown: Entry, n: int) -> None:
