@@ -82,6 +82,45 @@ def test_no_module_outside_the_games_names_a_game_or_an_expansion() -> None:
     assert not found, "\n".join(found)
 
 
+def _hunters_gatherers_features() -> set[str]:
+    """The words of Hunters & Gatherers' own features, read from what the family tells the
+    tile layer: its segment types and the figures' names on them, its symbols and flags, and
+    the figure kinds Carcassonne has not."""
+    from replay.core.family import family
+    from replay.games.hunters_gatherers import features
+
+    words = {*features.ROLES, *(r for r in features.ROLES.values() if r), *features.SYMBOLS,
+             *features.FLAGS}
+    return words | (family("hunters-gatherers").figure_kinds - family("base").figure_kinds)
+
+
+# Issue 36 item 1: the tile-layer modules that still name Hunters & Gatherers' features, to
+# move into the family one by one (each one listed must still name one: the list only shrinks).
+TILES_NOT_YET_MOVED = {"art.py", "drawing.py", "figures.py", "fuzz_machine.py", "icons.py",
+                       "tileset.py", "words.py"}
+
+
+def test_the_tile_layer_names_no_feature_of_hunters_and_gatherers() -> None:
+    """Issue 36 item 1: the shared tile layer (``replay/tiles``) asks a family for its own
+    features (``replay.tiles.kinds``, the fuzz checker's hooks) and names none of them."""
+    words = _hunters_gatherers_features()
+    assert {"forest", "gatherer", "gold", "volcano", "hut"} <= words  # the reading holds
+    pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(w)}(?:e?s)?(?![\w-])" for w in
+                                  sorted(words, key=len, reverse=True)), re.IGNORECASE)
+    found, still = [], set()
+    for path in sorted((ROOT / "replay" / "tiles").glob("*.py")):
+        hits = [f"{_where(path, n)}: {hit}"
+                for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                for hit in pattern.findall(line)]
+        if path.name in TILES_NOT_YET_MOVED:
+            still |= {path.name} if hits else set()
+        else:
+            found += hits
+    assert not found, "\n".join(found)
+    assert still == TILES_NOT_YET_MOVED, f"moved already, drop from the list: " \
+                                         f"{sorted(TILES_NOT_YET_MOVED - still)}"
+
+
 # the modules that draw a family's pictures (its view and what it calls), which alone may use
 # the private names of a drawing module: a game's own package, and the tile families' view
 VIEW_MODULES = {ROOT / "replay" / "tiles" / name for name in ("drawing.py", "view.py",

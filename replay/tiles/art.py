@@ -28,11 +28,8 @@ from typing import Any
 
 from ..core.svgtext import element, num, wrap
 from .geometry import (
-    AREA_TYPES,
     CENTRE,
-    GROUND_TYPES,
     INWARD,
-    LINE_TYPES,
     SIZE,
     Point,
     Shape,
@@ -52,6 +49,7 @@ from .geometry import (
     side_mid,
 )
 from .icons import icon_def
+from .kinds import AREA_TYPES, COUNTED, FLAGS, GROUND_TYPES, LINE_TYPES, MIDDLE_TYPES, SYMBOLS
 from .raster import (
     BLOCKED,
     FREE,
@@ -79,13 +77,11 @@ COLOURS = {
     "unknown": "#b9b2a3",
 }
 
-# Symbols a segment attribute or a tile flag stands for (see icons.ICONS for their drawings).
-ATTR_ICONS = ("pennants", "cathedral", "inn", "fish", "gold", "mushrooms", "deer", "mammoth",
-              "aurochs", "tiger", "fire", "sacred")
-FLAG_ICONS = ("hill", "vineyard", "volcano")
-COUNTED_ICONS = frozenset({"pennants", "fish", "gold", "mushrooms", "deer", "mammoth", "aurochs",
-                           "tiger"})  # drawn as many times as the attribute counts (up to 4)
-KNOWN = AREA_TYPES | LINE_TYPES | GROUND_TYPES | {"cloister", "lake"}  # segment types drawn
+
+
+def _known(t: str) -> bool:
+    """Whether segment type ``t`` has a drawing (``kinds``: a family adds its own types)."""
+    return t in AREA_TYPES or t in LINE_TYPES or t in GROUND_TYPES or t in MIDDLE_TYPES
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,9 +307,9 @@ def _emphasis(w: _Work, i: int) -> str:
 def _wanted(seg: Segment) -> list[str]:
     """The symbols a segment's attributes ask for (a count of up to 4 of some)."""
     wanted: list[str] = []
-    for key in ATTR_ICONS:
+    for key in SYMBOLS:
         k = seg.attr(key)
-        if k and key in COUNTED_ICONS:
+        if k and key in COUNTED:
             wanted.extend([key] * min(k, 4))
         elif k:
             wanted.append(key)
@@ -359,8 +355,8 @@ def _line_icons(w: _Work, poly: list[Point], wanted: list[str]) -> None:
 
 
 def _flag_icons(w: _Work, taken: list[Point]) -> None:
-    """The tile's flags (hill, vineyard, volcano), in its largest ground region."""
-    flags = [f for f in FLAG_ICONS if getattr(w.tile, f)]
+    """The tile's flags (``kinds.FLAGS``: a hill...), in its largest ground region."""
+    flags = [f for f in FLAGS if getattr(w.tile, f)]
     if not flags:
         return
     regions = w.regions
@@ -390,7 +386,7 @@ def _terrain_svg(tile: TileType, shapes: dict[int, Shape], lines: dict[int, list
             out.append(element("circle", class_="spring", cx=fmt(p[0]), cy=fmt(p[1]), r="6",
                                fill="#bfe3ff", stroke=COLOURS["river-edge"], stroke_width="2"))
     for t in types:
-        if t not in KNOWN:  # a segment type this drawing does not know yet: a neutral patch
+        if not _known(t):  # a segment type this drawing does not know yet: a neutral patch
             out.append(element("circle", class_=f"segment-{_safe(t)}", cx="50", cy="50",
                                r="10", fill=COLOURS["unknown"], stroke="#555",
                                stroke_width="1.5"))

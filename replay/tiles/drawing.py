@@ -26,10 +26,11 @@ from .art import SIZE, Point, TileArt, rotate_point, svg_id, tile_art
 from .events import FigureReturned, Place
 from .features import Feature
 from .icons import CROOK, HUT, MEEPLE, SHEEP, icon_def
+from .kinds import GROUND_TYPES, ROLE
 from .overlays import banner as banner_of
 from .overlays import grown, spots_svg
 from .state import Placement, TileState
-from .tileset import ROLE, TileType
+from .tileset import TileType
 from .words import figure_words, on_feature, turned
 
 Game = TileState
@@ -45,7 +46,6 @@ GHOST_REACH = 6  # an illegal placement farther than this from the board is only
 FOLLOWERS = ("follower", "large-follower")
 # Score events whose "feature" is not a segment type: the segment types they may name.
 FEATURE_ALIASES = {"farm": ("city", "field"), "flock": ("field",)}
-LYING = frozenset({"field", "meadow"})
 
 
 def _outline(fill: str) -> str:
@@ -357,7 +357,7 @@ def _figures(b: _Board) -> str:
         title = (f"{player.name}: {figure_words(fig.kind, role)} "
                  f"{on_feature(seg_type, fig.location, fig.kind)} of the tile at "
                  f"({fig.cell[0]},{fig.cell[1]}) ({fig.location})")
-        lying = seg_type in LYING and fig.kind in FOLLOWERS
+        lying = seg_type in GROUND_TYPES and fig.kind in FOLLOWERS
         out.append(_figure_svg(b, fig.kind, player.colour, x, y, lying, title,
                                mark=b.marks[fig.player]))
         if fig.kind == "shepherd":
@@ -398,7 +398,8 @@ def _returned(b: _Board, events: Sequence[Event]) -> str:
         kind = ev.kind
         seg_type = placement.tile.segments[seg].type
         p = game.players[player]
-        out.append(_figure_svg(b, kind, p.colour, x, y, seg_type in LYING and kind in FOLLOWERS,
+        lying = seg_type in GROUND_TYPES and kind in FOLLOWERS
+        out.append(_figure_svg(b, kind, p.colour, x, y, lying,
                                f"{p.name}: {kind.replace('-', ' ')} went back to the supply "
                                f"({ev.location})",
                                " returned", b.marks[player]))
@@ -432,7 +433,7 @@ def _ghost(b: _Board, failure: Failure, tile: TileType, cell: tuple[int, int]) -
             colour = b.game.players[seat].colour if seat is not None else "grey"
             seg_type = tile.segments[seg].type
             out.append(_figure_svg(b, move.figure.kind, colour, x * SIZE + px, y * SIZE + py,
-                                   seg_type in LYING and move.figure.kind in FOLLOWERS,
+                                   seg_type in GROUND_TYPES and move.figure.kind in FOLLOWERS,
                                    f"the illegal {move.figure.kind.replace('-', ' ')} "
                                    f"{on_feature(seg_type, move.figure.location)} "
                                    f"({move.figure.location})", " ghost-figure",

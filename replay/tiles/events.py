@@ -6,10 +6,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core.events import article, event_kind, person
+from .kinds import ROLE
 from .words import figure_words, on_feature, where
-
-ROLES = {"road": "thief", "city": "knight", "field": "farmer", "cloister": "monk",
-         "forest": "gatherer", "river": "fisher", "meadow": "hunter"}
 
 DRAWN_TILE_RULE = "G5"  # the rule a drawn tile that fits nowhere leaves the game under
 
@@ -56,7 +54,7 @@ class FigurePlaced(NamedTuple):
     """A figure put on a segment of the tile just placed."""
 
     player: int
-    kind: str  # follower, large-follower, shepherd, hut, ...
+    kind: str  # follower, large-follower, shepherd, a family's own kind...
     x: int
     y: int
     location: str
@@ -108,7 +106,7 @@ class FigureReturned(NamedTuple):
                 f"{self.location}; feature {self.feature_id}")
 
     def explain(self, players: Sequence[Player]) -> str:
-        role = ROLES.get(self.feature) if self.kind in ("follower", "large-follower") else None
+        role = ROLE.get(self.feature) if self.kind in ("follower", "large-follower") else None
         figure = figure_words(self.kind, role)
         place = (on_feature(self.feature, self.location, self.kind) if self.feature
                  else where(self.location))

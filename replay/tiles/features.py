@@ -23,7 +23,7 @@ class Figure:
     it (``Feature.copy``)."""
 
     player: int
-    kind: str  # "follower" | "large-follower" | "shepherd" | "hut"
+    kind: str  # "follower" | "large-follower" | "shepherd" | a family's own kind
     node: int
     cell: tuple[int, int]
     location: str
@@ -83,7 +83,7 @@ class Feature:
         self.touches: list[int] = _NO_TOUCHES  # nodes of other features it borders (fields)
         self.scored = False
         self.cell: tuple[int, int] | None = None  # cloisters only
-        self.counts: dict[str, int] = _NO_COUNTS  # symbol totals (fish, gold, deer, ...)
+        self.counts: dict[str, int] = _NO_COUNTS  # symbol totals (pennants, ...)
         # tokens an expansion lays on the feature, as (draw number, value), that stay with it
         # when features join (the sheep of a shepherd's flock, say)
         self.tokens: list[tuple[int, int]] = _NO_TOKENS

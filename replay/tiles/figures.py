@@ -19,8 +19,9 @@ from ..core.values import value_type
 from .board import Board, Cell, Placement
 from .events import FigurePlaced, FigureReturned
 from .features import Feature, FeatureGraph, Figure
+from .kinds import ROLE
 from .moves import FigureChoice
-from .tileset import ROLE, TileType
+from .tileset import TileType
 from .words import turned, where_code
 
 if TYPE_CHECKING:

@@ -10,11 +10,11 @@ move of the machines of ``replay.lab.machines``:
   land tile discarded under G5 fits nowhere;
 * every score event decided by a majority obeys the tie rule (G8), with the figures on the
   feature the event names (``feature_id``) recomputed;
-* no follower stays on a completed road, city, cloister, forest or river (G9).
+* no follower stays on a completed feature of a type in ``completable`` (G9).
 
-A family's own rules come in through the hooks of ``TileChecker`` (``points``,
-``tie_winners``, ``majority_based``, ``figures_of``, ``check_places``, ``check_discard``,
-``alone_now``, ``move_parts``, ``held_elsewhere``, ``more_fingerprint``) and of
+A family's own rules come in through the hooks of ``TileChecker`` (``completable``,
+``points``, ``tie_winners``, ``majority_based``, ``figures_of``, ``check_places``,
+``check_discard``, ``alone_now``, ``move_parts``, ``held_elsewhere``, ``more_fingerprint``) and of
 ``TileMachine`` (``replay.tiles.fuzz_machine``), in the family's own ``fuzz`` module.
 
 This module needs ``hypothesis`` through ``replay.lab`` (imported only for fuzzing).
@@ -38,7 +38,6 @@ from .tileset import SIDE_DELTA, TileType
 Event = dict[str, Any]  # the checker reads events as their JSON (``Event.to_json()``)
 Move = Any  # a tile family's move
 
-COMPLETABLE = frozenset({"road", "city", "cloister", "forest", "river"})  # G9 applies
 ROTATIONS = (0, 90, 180, 270)
 
 
@@ -114,6 +113,8 @@ class TileChecker(Checker):
     IS_LEGAL_EVERY = 8
     FIGURE_GROUPS: ClassVar[Mapping[str, str]] = {"large-follower": "follower"}  # G6
     STRENGTH: ClassVar[Mapping[str, int]] = {"follower": 1, "large-follower": 2}  # G8
+    # the feature types whose followers go back when the feature is completed (G9)
+    completable: ClassVar[frozenset[str]] = frozenset({"road", "city", "cloister"})
 
     def __init__(self, game: GameState) -> None:
         super().__init__(game)
@@ -329,7 +330,7 @@ class TileChecker(Checker):
         """``figures_of`` for a feature of type ``want`` (None: not modelled)."""
         game, graph = self.game, self.game.graph
         cells = e["cells"]
-        if want not in COMPLETABLE | {"field"}:
+        if want not in self.completable and want != "field":
             return None
         fid = e["feature_id"]
         assert type(fid) is int and 0 <= fid < len(graph.parent), f"feature_id of {e}"
@@ -413,7 +414,7 @@ class TileChecker(Checker):
         if game.finished:
             assert game.pile_pos == len(game.pile)
         for feat in game.features():  # completed features hold no follower (G9), scored
-            if feat.type in COMPLETABLE and game.is_complete(feat):
+            if feat.type in self.completable and game.is_complete(feat):
                 assert feat.scored, f"a complete {feat.type} never scored"
                 stuck = [f for f in feat.figures if self.group(f.kind) == "follower"]
                 assert not stuck, f"G9: {stuck} stay on a completed {feat.type}"

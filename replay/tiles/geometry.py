@@ -3,10 +3,12 @@
 Points live in the tile's 100 x 100 box (canonical orientation, y downwards). Half-side position
 ``b`` (0..11: NL, N, NR, EL, ...) lies on side ``b // 3`` (0 N, 1 E, 2 S, 3 W). The shapes are:
 
-* areas (city, forest): the part of the tile that hugs the sides they cover, closed by a curved
+* areas (a city...): the part of the tile that hugs the sides they cover, closed by a curved
   wall (one side: a cap; two adjacent sides: a diagonal; two opposite sides: a band; three
   sides: everything but a bay);
-* lines (road, river): from the middle of a side toward the centre, or one curve through it.
+* lines (a road...): from the middle of a side toward the centre, or one curve through it.
+
+Which segment type is drawn as which shape is ``kinds`` (a family adds its own types there).
 
 Every shape carries its SVG path data and a flattened polygon (outline or centre line) for the
 raster (see ``raster``) and for placing things on it.
@@ -24,9 +26,6 @@ CENTRE: Point = (50.0, 50.0)
 CORNERS: tuple[Point, ...] = ((0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0))
 INWARD: tuple[Point, ...] = ((0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0))
 
-AREA_TYPES = frozenset({"city", "forest"})
-LINE_TYPES = frozenset({"road", "river"})
-GROUND_TYPES = frozenset({"field", "meadow"})
 
 _CUBIC_STEPS = 14
 
@@ -103,7 +102,7 @@ def area_sides(pos: tuple[int, ...], seg: int) -> list[int]:
 
 
 def line_sides(pos: tuple[int, ...], seg: int) -> list[int]:
-    """Sides a line segment (road, river) reaches: those whose middle position is its own."""
+    """Sides a line segment (a road...) reaches: those whose middle position is its own."""
     return [s for s in range(4) if pos[3 * s + 1] == seg]
 
 
@@ -153,7 +152,7 @@ def area_shape(sides: list[int], depth: float = 42.0) -> Shape:
 
 
 def line_shape(start: Point, end: Point, via: Point | None = None) -> Shape:
-    """A road or river from ``start`` to ``end``: straight, or curving towards ``via``."""
+    """A line (a road...) from ``start`` to ``end``: straight, or curving towards ``via``."""
     if via is None:
         return Shape(f"M{_pt(start)}L{_pt(end)}", [start, end], [])
     c1, c2 = lerp(start, via, 2 / 3), lerp(end, via, 2 / 3)

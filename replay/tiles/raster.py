@@ -3,7 +3,7 @@
 Every cell of a ``GRID`` x ``GRID`` raster of the tile box holds the segment drawn over it, or
 ``FREE`` or ``BLOCKED``. From it come, for every segment, a point inside it where a figure stands
 (``anchor``) and free spots for its symbols (``free_spots``, ``beside``): fields are the cells
-left free, split into connected regions by roads, rivers, cities and forests
+left free, split into connected regions by the lines and areas (roads, cities...)
 (``ground_regions``).
 """
 
@@ -14,7 +14,6 @@ from collections import deque
 
 from .geometry import (
     CENTRE,
-    GROUND_TYPES,
     INWARD,
     SIZE,
     Point,
@@ -25,11 +24,12 @@ from .geometry import (
     polyline_point,
     position_point,
 )
+from .kinds import GROUND_TYPES
 from .tileset import TileType
 
 GRID = 20  # raster cells per side
 CELL = SIZE / GRID
-LINE_HALF_WIDTH = 5.5  # blocking half-width of roads and rivers on the raster
+LINE_HALF_WIDTH = 5.5  # blocking half-width of lines (roads...) on the raster
 FREE = -1  # cell value: nothing drawn here
 BLOCKED = -2  # cell value: drawn over, but by no segment (road stubs)
 
@@ -186,7 +186,7 @@ def beside(poly: list[Point], t: float, regions: dict[int, set[int]]) -> Point:
 
 
 def ground_regions(grid: list[int], tile: TileType) -> dict[int, set[int]]:
-    """The grid cells of each ground segment (field, meadow): the free cells, split into
+    """The grid cells of each ground segment (a field...): the free cells, split into
     connected regions, each region given to the segment whose sides reach it (among several,
     by distance from their sides)."""
     ground = [s.index for s in tile.segments if s.type in GROUND_TYPES]

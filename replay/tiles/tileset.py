@@ -58,11 +58,6 @@ def _fit_table(edges: str) -> dict[str, tuple[int, ...]]:
     return found
 
 
-# Which figure family may stand on which segment type and how the figure is called there.
-ROLE = {
-    "road": "thief", "city": "knight", "field": "farmer", "cloister": "monk",
-    "forest": "gatherer", "river": "fisher", "meadow": "hunter", "lake": None,
-}
 SCALAR_ATTRS = ("pennants", "fish", "gold", "mushrooms", "deer", "mammoth", "aurochs", "tiger")
 FLAG_ATTRS = ("cathedral", "inn", "spring", "fire", "sacred")
 

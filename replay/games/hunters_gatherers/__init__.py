@@ -17,6 +17,7 @@ from ...core.sink import DROP
 from ...tiles.family import TileFamily
 from ...tiles.moves import TileMove, encode_tile_move, plain_fields, tile_fields
 from ...tiles.policy import random_placement
+from . import features  # noqa: F401  (tells the tile layer the family's features)
 from .state import HuntersGatherersState, Move, read_plain_moves
 
 __all__ = ["HUNTERS_GATHERERS", "HuntersGatherers", "HuntersGatherersState", "Move"]

@@ -23,6 +23,7 @@ from ...tiles.fuzz_machine import TileMachine
 from ...tiles.moves import FigureChoice, TileMove
 from ...tiles.state import TileState as Game
 from ...tiles.tileset import SIDE_DELTA, TileType
+from .features import COMPLETABLE
 
 
 def bonus_stack(game: Game) -> list[str]:
@@ -53,6 +54,8 @@ def gold_nearby(game: Game, tile: TileType, x: int, y: int, rot: int) -> bool:
 
 class HuntersGatherersChecker(TileChecker):
     """``TileChecker`` with the bonus tiles (HG7) and sacred places (HG11)."""
+
+    completable = TileChecker.completable | COMPLETABLE  # forests and rivers too (HG6)
 
     @classmethod
     def more_fingerprint(cls, game: Game) -> tuple[Any, ...]:

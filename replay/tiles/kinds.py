@@ -1,0 +1,55 @@
+"""The features a tile family brings to the shared tile layer, which names none of them.
+
+The tile layer knows the features every tile family shares (road, city, field, cloister); a
+family with more tells them here when its package is imported
+(``register``): what a follower standing on each is called, the symbols it draws, and the shape
+each segment type is drawn as. A family is imported before any of its tiles is played or drawn,
+so the tables are whole by the time they are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+# What a follower is called on a feature of each segment type (None: a follower has no name
+# there); a type not named here gives no word either.
+ROLE: dict[str, str | None] = {"road": "thief", "city": "knight", "field": "farmer",
+                               "cloister": "monk"}
+
+# How each segment type is drawn (``geometry``, ``art``): an area hugging the sides it covers,
+# a line from the middle of each side it reaches, the ground under everything.
+AREA_TYPES: set[str] = {"city"}
+LINE_TYPES: set[str] = {"road"}
+GROUND_TYPES: set[str] = {"field"}
+MIDDLE_TYPES: set[str] = {"cloister"}  # touching no side: drawn in the middle of the tile
+
+# Symbols (``icons``) a segment's attributes stand for, in the order they are drawn; the counted
+# ones are drawn as many times as the attribute counts (up to 4); the tile's flags drawn so.
+SYMBOLS: list[str] = ["pennants", "cathedral", "inn"]
+COUNTED: set[str] = {"pennants"}
+FLAGS: list[str] = ["hill", "vineyard"]
+
+
+def register(*, roles: Mapping[str, str | None] | None = None, areas: Iterable[str] = (),
+             lines: Iterable[str] = (), grounds: Iterable[str] = (), middles: Iterable[str] = (),
+             symbols: Iterable[str] = (), counted: Iterable[str] = (), flags: Iterable[str] = (),
+             icons: Mapping[str, str] | None = None,
+             icon_scale: Mapping[str, float] | None = None) -> None:
+    """Add a family's features: ``roles`` (segment type → what a follower there is called),
+    the segment types drawn as ``areas``, ``lines``, ``grounds`` and ``middles``, the segment
+    attributes drawn as ``symbols`` (after those known, in order; the ``counted`` ones once per
+    unit), the tile's ``flags`` drawn as symbols, and the drawings of its symbols (``icons``,
+    centred on (0, 0) in tile units, ``icon_scale`` when not 1.3). Registering again changes
+    nothing."""
+    from . import icons as drawings
+
+    ROLE.update(roles or {})
+    AREA_TYPES.update(areas)
+    LINE_TYPES.update(lines)
+    GROUND_TYPES.update(grounds)
+    MIDDLE_TYPES.update(middles)
+    SYMBOLS.extend(s for s in symbols if s not in SYMBOLS)
+    COUNTED.update(counted)
+    FLAGS.extend(f for f in flags if f not in FLAGS)
+    drawings.ICONS.update(icons or {})
+    drawings.ICON_SCALE.update(icon_scale or {})
