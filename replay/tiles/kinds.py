@@ -9,12 +9,24 @@ so the tables are whole by the time they are read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .tileset import Segment
+
+# A family's words for its own segments of a tile (by segment type): parts of the tile's words.
+Describer = Callable[[dict[str, list["Segment"]]], list[str]]
 
 # What a follower is called on a feature of each segment type (None: a follower has no name
 # there); a type not named here gives no word either.
 ROLE: dict[str, str | None] = {"road": "thief", "city": "knight", "field": "farmer",
                                "cloister": "monk"}
+
+# How a figure stands on a feature of each type: "on the road", "in the city" (the default).
+PREPOSITION: dict[str, str] = {"road": "on"}
+BESIDE: set[str] = set()  # figure kinds that stand by their feature, not on it
+DESCRIBERS: list[Describer] = []  # the families' words for their own segments of a tile
 
 # How each segment type is drawn (``geometry``, ``art``): an area hugging the sides it covers,
 # a line from the middle of each side it reaches, the ground under everything.
@@ -30,12 +42,16 @@ COUNTED: set[str] = {"pennants"}
 FLAGS: list[str] = ["hill", "vineyard"]
 
 
-def register(*, roles: Mapping[str, str | None] | None = None, areas: Iterable[str] = (),
+def register(*, roles: Mapping[str, str | None] | None = None,
+             prepositions: Mapping[str, str] | None = None, beside: Iterable[str] = (),
+             describe: Describer | None = None, areas: Iterable[str] = (),
              lines: Iterable[str] = (), grounds: Iterable[str] = (), middles: Iterable[str] = (),
              symbols: Iterable[str] = (), counted: Iterable[str] = (), flags: Iterable[str] = (),
              icons: Mapping[str, str] | None = None,
              icon_scale: Mapping[str, float] | None = None) -> None:
     """Add a family's features: ``roles`` (segment type → what a follower there is called),
+    ``prepositions`` (how a figure stands on a segment type), the figure kinds that stand
+    ``beside`` their feature, ``describe`` (its words for its own segments of a tile),
     the segment types drawn as ``areas``, ``lines``, ``grounds`` and ``middles``, the segment
     attributes drawn as ``symbols`` (after those known, in order; the ``counted`` ones once per
     unit), the tile's ``flags`` drawn as symbols, and the drawings of its symbols (``icons``,
@@ -44,6 +60,10 @@ def register(*, roles: Mapping[str, str | None] | None = None, areas: Iterable[s
     from . import icons as drawings
 
     ROLE.update(roles or {})
+    PREPOSITION.update(prepositions or {})
+    BESIDE.update(beside)
+    if describe is not None and describe not in DESCRIBERS:
+        DESCRIBERS.append(describe)
     AREA_TYPES.update(areas)
     LINE_TYPES.update(lines)
     GROUND_TYPES.update(grounds)

@@ -181,8 +181,10 @@ class TileType:
         start for the 24 base tiles)."""
         words = self._words
         if words is None:
+            flags = tuple(f for f, on in (("vineyard", self.vineyard), ("volcano", self.volcano))
+                          if on)
             words = describe_tile(self.segments, self.open_sides, self.edges, hill=self.hill,
-                                  vineyard=self.vineyard, volcano=self.volcano)
+                                  flags=flags)
             object.__setattr__(self, "_words", words)  # (a value's field is set once)
         return words
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.events import article
 from ..core.family import MoveText
+from .kinds import BESIDE, DESCRIBERS, PREPOSITION
 
 if TYPE_CHECKING:
     from ..core.events import Event
@@ -30,8 +31,6 @@ DIRECTION = {
     "SL": "south-east", "SR": "south-west", "WL": "south-west", "WR": "north-west",
 }
 
-# How a figure stands on a feature of each type: "in the city", "on the road", "by the lake".
-PREPOSITION = {"road": "on", "river": "on", "lake": "by"}
 
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
@@ -48,7 +47,7 @@ def count_word(n: int) -> str:
 
 def where(location: str) -> str:
     """A location of a tile in words: ``to the north-west`` (half sides), ``in the middle``
-    for a named place (cloister, lake), the code itself when it is unknown."""
+    for a named place (a cloister...), the code itself when it is unknown."""
     direction = DIRECTION.get(location)
     if direction is not None:
         return f"to the {direction}"
@@ -62,17 +61,16 @@ def where_code(location: str) -> str:
 
 
 def on_feature(feature: str, location: str, kind: str = "") -> str:
-    """Where a figure stands: ``in the city to the north``, ``in the cloister``, ``by the
-    lake`` (a hut stands by its river)."""
-    prep = "by" if kind == "hut" else PREPOSITION.get(feature, "in")
+    """Where a figure stands: ``in the city to the north``, ``on the road``, ``in the
+    cloister`` (``kinds.PREPOSITION``; a figure of ``kinds.BESIDE`` stands by its feature)."""
+    prep = "by" if kind in BESIDE else PREPOSITION.get(feature, "in")
     if location in DIRECTION:
         return f"{prep} the {feature} {where(location)}"
     return f"{prep} the {feature}"
 
 
 def figure_words(kind: str, role: str | None) -> str:
-    """A figure as people call it: ``knight``, ``knight (large follower)``, ``hut``,
-    ``shepherd``."""
+    """A figure as people call it: ``knight``, ``knight (large follower)``, ``shepherd``."""
     label = kind.replace("-", " ")
     if kind == "follower" and role:
         return role
@@ -84,20 +82,18 @@ def figure_words(kind: str, role: str | None) -> str:
 # --------------------------------------------------------------------------- tiles
 
 _CITY_SHAPES = {1: "city cap", 2: "city", 3: "three-sided city", 4: "city on every side"}
-_ANIMALS = ("deer", "mammoth", "aurochs", "tiger")
-_ANIMAL_PLURALS = {"mammoth": "mammoths", "tiger": "tigers"}
 
 
 def describe_tile(segments: tuple[Segment, ...], open_sides: tuple[int, ...], edges: str, *,
-                  hill: bool = False, vineyard: bool = False, volcano: bool = False,
-                  bonus: bool = False) -> str:
+                  hill: bool = False, flags: Sequence[str] = (), bonus: bool = False) -> str:
     """A tile type in a few words, from its segments: ``a city cap with a road curve``,
-    ``a cloister with a road``, ``a river into a lake with 2 fish; a forest with gold``."""
+    ``a cloister with a road``; a family's own segments told by its ``kinds.DESCRIBERS``
+    after ``;``, the tile's ``flags`` (``vineyard``...) after ``with``."""
     by_type: dict[str, list[Segment]] = {}
     for seg in segments:
         by_type.setdefault(seg.type, []).append(seg)
     base = _built_parts(by_type, open_sides, edges)
-    land = _nature_parts(by_type)
+    land = [part for tell in DESCRIBERS for part in tell(by_type)]
     texts = []
     if base:
         texts.append(base[0] if len(base) == 1
@@ -105,7 +101,7 @@ def describe_tile(segments: tuple[Segment, ...], open_sides: tuple[int, ...], ed
     if land:
         texts.append(", ".join(land[:-1]) + " and " + land[-1] if len(land) > 1 else land[0])
     out = "; ".join(texts) or "a tile"
-    extras = [w for w, flag in (("a vineyard", vineyard), ("a volcano", volcano)) if flag]
+    extras = [article(flag) for flag in flags]
     if extras:
         out += (" and " if " with " in out else " with ") + " and ".join(extras)
     if hill:
@@ -152,53 +148,6 @@ def _built_parts(by_type: dict[str, list[Segment]], open_sides: tuple[int, ...],
             parts.append("an inn")
     if not parts and by_type.get("field"):
         parts.append("a field")
-    return parts
-
-
-def _nature_parts(by_type: dict[str, list[Segment]]) -> list[str]:
-    """Rivers, lakes, forests and meadows, with their fish, gold, mushrooms and animals."""
-    parts: list[str] = []
-    rivers = by_type.get("river", [])
-    lakes = by_type.get("lake", [])
-    if rivers:
-        word = "a river" if len(rivers) == 1 else f"{count_word(len(rivers))} rivers"
-        if any(r.attr("spring") for r in rivers):
-            word += " from a spring"
-        if lakes:
-            word += " into a lake"
-        parts.append(word)
-    elif lakes:
-        parts.append("a lake")
-    fish = sum(s.attr("fish") for s in lakes + rivers)
-    if fish and parts:
-        parts[-1] += " with " + plural(fish, "fish", "fish")
-    forests = by_type.get("forest", [])
-    if forests:
-        word = "a forest" if len(forests) == 1 else f"{count_word(len(forests))} forests"
-        gold = sum(f.attr("gold") for f in forests)
-        if gold:
-            word += " with gold"
-        if any(f.attr("mushrooms") for f in forests):
-            word += " and mushrooms" if gold else " with mushrooms"
-        parts.append(word)
-    meadows = by_type.get("meadow", [])
-    animals = []
-    for animal in _ANIMALS:
-        n = sum(m.attr(animal) for m in meadows)
-        if n:
-            animals.append(plural(n, animal, _ANIMAL_PLURALS.get(animal, animal)))
-    if meadows:
-        word = "a meadow" if len(meadows) == 1 else f"{count_word(len(meadows))} meadows"
-        if any(m.attr("fire") for m in meadows):
-            word += " with a fire"
-        if any(m.attr("sacred") for m in meadows):
-            word += " with a sacred place"
-        if animals:
-            word += " (" + ", ".join(animals) + ")"
-        if rivers or forests or lakes:
-            parts.append(word)
-        else:
-            parts.insert(0, word)
     return parts
 
 

@@ -6,6 +6,8 @@ fire, sacred places, the volcano)."""
 from __future__ import annotations
 
 from ...tiles import kinds
+from ...tiles.tileset import Segment
+from ...tiles.words import count_word, plural
 
 ROLES: dict[str, str | None] = {"forest": "gatherer", "river": "fisher", "meadow": "hunter",
                                 "lake": None}
@@ -15,6 +17,9 @@ ROLES: dict[str, str | None] = {"forest": "gatherer", "river": "fisher", "meadow
 SYMBOLS = ("fish", "gold", "mushrooms", "deer", "mammoth", "aurochs", "tiger", "fire", "sacred")
 COUNTED = frozenset({"fish", "gold", "mushrooms", "deer", "mammoth", "aurochs", "tiger"})
 FLAGS = ("volcano",)  # the tile's flags drawn as symbols
+
+ANIMALS = ("deer", "mammoth", "aurochs", "tiger")
+ANIMAL_PLURALS = {"mammoth": "mammoths", "tiger": "tigers"}
 
 ICONS: dict[str, str] = {
     "fish": (
@@ -77,10 +82,58 @@ ICON_SCALE = {"deer": 1.4, "mammoth": 1.4, "aurochs": 1.4, "tiger": 1.4}
 COMPLETABLE = frozenset({"forest", "river"})
 
 
+def nature_parts(by_type: dict[str, list[Segment]]) -> list[str]:
+    """Rivers, lakes, forests and meadows, with their fish, gold, mushrooms and animals."""
+    parts: list[str] = []
+    rivers = by_type.get("river", [])
+    lakes = by_type.get("lake", [])
+    if rivers:
+        word = "a river" if len(rivers) == 1 else f"{count_word(len(rivers))} rivers"
+        if any(r.attr("spring") for r in rivers):
+            word += " from a spring"
+        if lakes:
+            word += " into a lake"
+        parts.append(word)
+    elif lakes:
+        parts.append("a lake")
+    fish = sum(s.attr("fish") for s in lakes + rivers)
+    if fish and parts:
+        parts[-1] += " with " + plural(fish, "fish", "fish")
+    forests = by_type.get("forest", [])
+    if forests:
+        word = "a forest" if len(forests) == 1 else f"{count_word(len(forests))} forests"
+        gold = sum(f.attr("gold") for f in forests)
+        if gold:
+            word += " with gold"
+        if any(f.attr("mushrooms") for f in forests):
+            word += " and mushrooms" if gold else " with mushrooms"
+        parts.append(word)
+    meadows = by_type.get("meadow", [])
+    animals = []
+    for animal in ANIMALS:
+        n = sum(m.attr(animal) for m in meadows)
+        if n:
+            animals.append(plural(n, animal, ANIMAL_PLURALS.get(animal, animal)))
+    if meadows:
+        word = "a meadow" if len(meadows) == 1 else f"{count_word(len(meadows))} meadows"
+        if any(m.attr("fire") for m in meadows):
+            word += " with a fire"
+        if any(m.attr("sacred") for m in meadows):
+            word += " with a sacred place"
+        if animals:
+            word += " (" + ", ".join(animals) + ")"
+        if rivers or forests or lakes:
+            parts.append(word)
+        else:
+            parts.insert(0, word)
+    return parts
+
+
 def register() -> None:
     """Tell the tile layer Hunters & Gatherers' features (once per process is enough; again
     changes nothing)."""
-    kinds.register(roles=ROLES, areas=("forest",), lines=("river",), grounds=("meadow",),
+    kinds.register(roles=ROLES, prepositions={"river": "on", "lake": "by"}, beside=("hut",),
+                   describe=nature_parts, areas=("forest",), lines=("river",), grounds=("meadow",),
                    middles=("lake",), symbols=SYMBOLS, counted=COUNTED, flags=FLAGS,
                    icons=ICONS, icon_scale=ICON_SCALE)
 
