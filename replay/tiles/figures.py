@@ -72,6 +72,10 @@ class Figures(Board):
         """The features each segment would join, in the graph where ``figure_family`` counts."""
         return self._prospective(tile, cell, q), self.graph
 
+    def _group_word(self, figure_family: str) -> str:
+        """What a group of ``_groups_for`` (not a feature) is called in messages."""
+        return "group"
+
     def _supply_exhausted(self, player: int, kind: str) -> None:
         raise IllegalMove("G6", f"{self.players[player].name} has no {_words(kind)} left in "
                           "supply")
@@ -127,7 +131,8 @@ class Figures(Board):
             groups, graph = self._groups_for(kind.family, tile, cell, q)
         holder = self._occupied(groups[seg_index], kind.family, graph)
         if holder is not None:
-            what = seg.type if graph is self.graph else f"river network of the {seg.type}"
+            what = (seg.type if graph is self.graph
+                    else f"{self._group_word(kind.family)} of the {seg.type}")
             raise IllegalMove(
                 kind.rule,
                 f"the {what} {where_code(fig.location)} already holds a "

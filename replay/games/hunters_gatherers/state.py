@@ -381,6 +381,9 @@ class HuntersGatherersState(TileState):
             feat.add_counts({"fish": seg.attr("fish")})
         self.net.add(feat)
 
+    def _group_word(self, figure_family: str) -> str:
+        return "river network"  # the huts' groups (HG8)
+
     def _groups_for(self, figure_family: str, tile: TileType, cell: Cell,
                     q: int) -> tuple[list[list[int]], FeatureGraph]:
         if figure_family != "hut":
