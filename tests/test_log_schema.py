@@ -212,3 +212,16 @@ def test_the_schema_of_no_family_checks_the_envelope_alone() -> None:
     assert (path, message.split(" (")[0]) == ("/game", "this service plays no game 'chess'")
     log["format"] = "x"
     assert _error(log)[0] == "/format"
+
+
+def test_the_tile_part_takes_its_expansions_and_options_from_the_families() -> None:
+    """Issue 36 item 1: the tile families' shared header names each expansion and option as
+    ``Family.expansions`` and ``options`` say (values, rule and help), not a copy of them."""
+    header = family("base").log_schema()["header"]
+    tile_families = [family("base"), family("hunters-gatherers")]
+    assert header["expansions"]["items"]["enum"] == [
+        name for fam in tile_families for name in fam.expansions]
+    assert header["options"]["properties"] == {
+        o.key: {"enum": list(o.choices), "description": f"{o.rule}: {o.help}"}
+        for fam in tile_families for o in fam.options}
+    assert family("hunters-gatherers").log_schema()["header"] is header

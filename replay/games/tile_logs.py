@@ -3,8 +3,9 @@ and Hunters & Gatherers) share: their header fields (``expansions``, ``options``
 and one move, as JSON Schema (Draft 2020-12). Each family returns ``PART`` from
 ``Family.log_schema`` (``replay.core.schemas`` puts it in the log envelope).
 
-The two have shared one header and move schema since log v1: it knows the expansions, options
-and move fields of both, and the family refuses what is not its own, naming the rule and the
+The two have shared one header and move schema since log v1: it knows the expansions and
+options of both (read from their ``Family.expansions`` and ``options``) and the move fields of
+both, and the family refuses what is not its own, naming the rule and the
 field (``Family.check_expansions``, ``option_values``,
 ``TileFamily.refuse_foreign_fields``).
 Manhattan's fields are ``false`` here, as they were in the one log schema of v1 (the same
@@ -96,24 +97,31 @@ MOVE: dict[str, Any] = {
     **_DISCARD_OR_PLACE,
 }
 
+def _options() -> dict[str, Any]:
+    """The rule options of both families, as their ``Family.options`` say (key, values, rule
+    and help): Carcassonne's, then Hunters & Gatherers'."""
+    from .carcassonne import CARCASSONNE
+    from .hunters_gatherers import HUNTERS_GATHERERS
+
+    return {o.key: {"enum": list(o.choices), "description": f"{o.rule}: {o.help}"}
+            for fam in (CARCASSONNE, HUNTERS_GATHERERS) for o in fam.options}
+
+
+def _expansions() -> list[str]:
+    """The expansions a tile log may name (``Family.expansions``: Carcassonne's)."""
+    from .carcassonne import CARCASSONNE
+    from .hunters_gatherers import HUNTERS_GATHERERS
+
+    return [name for fam in (CARCASSONNE, HUNTERS_GATHERERS) for name in fam.expansions]
+
+
 HEADER: dict[str, Any] = {
     "expansions": {"type": "array", "uniqueItems": True, "maxItems": 4,
-                   "items": {"enum": ["inns-cathedrals", "hills-sheep"]}},
+                   "items": {"enum": _expansions()}},
     "options": {
         "type": "object",
         "additionalProperties": False,
-        "properties": {
-            "small_city": {"enum": [2, 4], "description": "B4a: points of a complete 2-tile city"},
-            "farm_scoring": {"enum": ["per-city", "per-field"], "description": "B8"},
-            "hill_tiebreak": {"enum": ["presence", "count"],
-                              "description": "HS8: tied players with a follower on a hill win "
-                                             "(presence), or those with the most followers on "
-                                             "hills (count)"},
-            "return_timing": {"enum": ["end-of-turn", "immediate"],
-                              "description": "HG6: gatherers and fishers of a completed forest "
-                                             "or river return at the end of the turn (default) "
-                                             "or at once"},
-        },
+        "properties": _options(),
     },
     "tileset": {
         "type": "object",
