@@ -3,18 +3,20 @@
 A tile is drawn in its canonical orientation in a 100 x 100 box; the board rotates it. The
 drawing follows a few generic rules, so new tile sets need no code:
 
-* ground segments (field, meadow) are the background;
-* area segments (city, forest) fill the part of the tile that hugs the sides they cover, closed
+* ground segments (a field...) are the background;
+* area segments (a city...) fill the part of the tile that hugs the sides they cover, closed
   by a curved wall (one side: a cap; two adjacent sides: a diagonal; two opposite sides: a band;
   three sides: everything but a bay);
-* line segments (road, river) run from the middle of each side they reach toward the centre (two
+* line segments (a road...) run from the middle of each side they reach toward the centre (two
   sides: one curve through the centre); a road that ends on the tile ends at a crossing (3 or
-  more ends), a cloister, a city gate or a house; a river ends in its lake or at a spring;
-* segments that touch no side (cloister, lake, inner field) sit in the middle.
+  more ends), a cloister, a city gate or a house; a line feeding a pool ends in it or at a spring;
+* segments that touch no side (a cloister, a pool, an inner field) sit in the middle.
+
+Which segment type is drawn how, and in which colour, is ``kinds`` (a family adds its own).
 
 The same geometry is rasterised on a coarse grid to find, for every segment, a point inside it
 where a figure stands (``anchors``) and free spots for its symbols (``icons``): fields are the
-grid cells left free, split into connected regions by roads, rivers, cities and forests.
+grid cells left free, split into connected regions by the lines and areas.
 
 The shapes are in ``geometry``, the raster in ``raster``; this module assembles a tile's
 art (``tile_art``) and its SVG terrain.
@@ -49,7 +51,17 @@ from .geometry import (
     side_mid,
 )
 from .icons import icon_def
-from .kinds import AREA_TYPES, COUNTED, FLAGS, GROUND_TYPES, LINE_TYPES, MIDDLE_TYPES, SYMBOLS
+from .kinds import (
+    AREA_TYPES,
+    COLOURS,
+    COUNTED,
+    FLAGS,
+    GROUND_TYPES,
+    LINE_TYPES,
+    MIDDLE_TYPES,
+    POOLS,
+    SYMBOLS,
+)
 from .raster import (
     BLOCKED,
     FREE,
@@ -70,12 +82,6 @@ __all__ = ["SIZE", "Point", "TileArt", "art_key", "rotate_point", "svg_id", "til
            "tile_picture"]
 
 
-COLOURS = {
-    "field": "#8dbb4c", "meadow": "#b8cf68", "city": "#d3ad6f", "wall": "#7b5a2e",
-    "forest": "#2f6b2d", "forest-edge": "#1f4a1d", "road": "#f4f0e2", "road-edge": "#7c7a70",
-    "river": "#5ba8e8", "river-edge": "#2a6aaa", "lake": "#5ba8e8", "grid": "#57583f",
-    "unknown": "#b9b2a3",
-}
 
 
 
@@ -96,7 +102,7 @@ class TileArt:
 
 def art_key(tile: TileType) -> tuple[Any, ...]:
     """What the artwork depends on (tile types of combined sets are rebuilt on every parse)."""
-    return (tile.id, tile.edges, tile.rotations[0].pos, tile.hill, tile.vineyard, tile.volcano,
+    return (tile.id, tile.edges, tile.rotations[0].pos, *(getattr(tile, f) for f in FLAGS),
             tuple((s.type, s.name, s.touches, tuple(sorted(s.attrs.items())))
                   for s in tile.segments))
 
@@ -128,10 +134,10 @@ class _Work:
         self.anchors: list[Point | None] = [None] * self.n
         self.icons: list[tuple[str, Point]] = []
         self.grid = [FREE] * (GRID * GRID)
-        self.lake_centre: dict[int, Point] = {}
-        self.lake_r = (17.0, 13.0)
-        self.shapes: dict[int, Shape] = {}  # area shapes (cities, forests)
-        self.lines: dict[int, list[Shape]] = {}  # line shapes (roads, rivers)
+        self.pool_centre: dict[int, Point] = {}
+        self.pool_r = (17.0, 13.0)
+        self.shapes: dict[int, Shape] = {}  # area shapes (cities...)
+        self.lines: dict[int, list[Shape]] = {}  # line shapes (roads...)
         self.ends: list[tuple[str, Point]] = []  # crossings and springs
         self.stubs: list[Shape] = []
         self.regions: dict[int, set[int]] = {}
@@ -169,7 +175,7 @@ def tile_picture(tile: TileType, rotation: int = 0, *, size: int | None = 64,
 
 def _build(tile: TileType) -> TileArt:
     w = _Work(tile)
-    _lakes(w)
+    _pools(w)
     _areas(w)
     _lines(w)
     _road_ends(w)
@@ -180,31 +186,32 @@ def _build(tile: TileType) -> TileArt:
     anchors = tuple(a if a is not None else CENTRE for a in w.anchors)
     emphasis = tuple(_emphasis(w, i) for i in range(w.n))
     _segment_icons(w, anchors)
-    terrain = _terrain_svg(tile, w.shapes, w.lines, w.lake_centre, w.lake_r, w.ends, w.stubs)
+    terrain = _terrain_svg(tile, w.shapes, w.lines, w.pool_centre, w.pool_r, w.ends, w.stubs)
     return TileArt(terrain, anchors, tuple(w.icons), emphasis)
 
 
-def _lakes(w: _Work) -> None:
-    """Lakes first, rivers end in them: each lake between the rivers that feed it."""
-    lakes = [s.index for s in w.segs if s.type == "lake"]
-    for li in lakes:
+def _pools(w: _Work) -> None:
+    """Pools first, lines end in them: each pool between the lines that feed it."""
+    pools = [s.index for s in w.segs if s.type in POOLS]
+    for li in pools:
+        feeds = POOLS[w.types[li]]
         feeders = [side_mid(line_sides(w.pos, s.index)[0]) for s in w.segs
-                   if s.type == "river" and li in s.touches and line_sides(w.pos, s.index)]
+                   if s.type == feeds and li in s.touches and line_sides(w.pos, s.index)]
         if feeders:
             avg = (sum(p[0] for p in feeders) / len(feeders),
                    sum(p[1] for p in feeders) / len(feeders))
-            w.lake_centre[li] = lerp(avg, CENTRE, 0.5)
+            w.pool_centre[li] = lerp(avg, CENTRE, 0.5)
         else:
-            w.lake_centre[li] = CENTRE
-    if len(lakes) > 1 and len(set(w.lake_centre.values())) < len(lakes):
-        for k, li in enumerate(lakes):  # lakes without rivers: spread them out
-            w.lake_centre[li] = offset(CENTRE, (math.cos(k * 2.1), math.sin(k * 2.1)), 20)
-    if len(lakes) > 1:
-        w.lake_r = (12.0, 9.0)
+            w.pool_centre[li] = CENTRE
+    if len(pools) > 1 and len(set(w.pool_centre.values())) < len(pools):
+        for k, li in enumerate(pools):  # pools fed by no line: spread them out
+            w.pool_centre[li] = offset(CENTRE, (math.cos(k * 2.1), math.sin(k * 2.1)), 20)
+    if len(pools) > 1:
+        w.pool_r = (12.0, 9.0)
 
 
 def _areas(w: _Work) -> None:
-    """Area shapes (cities, forests): several on one tile are drawn a little smaller."""
+    """Area shapes (cities...): several on one tile are drawn a little smaller."""
     types = w.types
     area_idx = [i for i in range(w.n) if types[i] in AREA_TYPES and area_sides(w.pos, i)]
     for i in area_idx:
@@ -217,7 +224,7 @@ def _areas(w: _Work) -> None:
 
 
 def _lines(w: _Work) -> None:
-    """Line shapes (roads, rivers), from the middle of each side they reach."""
+    """Line shapes (roads...), from the middle of each side they reach."""
     for i in range(w.n):
         if w.types[i] not in LINE_TYPES:
             continue
@@ -238,13 +245,13 @@ def _lines(w: _Work) -> None:
 
 
 def _line_end(w: _Work, i: int, side: int, start: Point) -> Point:
-    """Where a line that reaches one side ends: its lake, a spring, a city gate or the
+    """Where a line that reaches one side ends: its pool, a spring, a city gate or the
     centre."""
     seg = w.segs[i]
-    if w.types[i] == "river":
-        touched_lakes = [t for t in seg.touches if t in w.lake_centre]
-        if touched_lakes:
-            return w.lake_centre[touched_lakes[0]]
+    if w.types[i] in POOLS.values():
+        touched = [t for t in seg.touches if t in w.pool_centre]
+        if touched:
+            return w.pool_centre[touched[0]]
         if seg.attr("spring"):
             end = offset(start, INWARD[side], 30)
             w.ends.append(("spring", end))
@@ -272,16 +279,16 @@ def _road_ends(w: _Work) -> None:
 
 
 def _centre_objects(w: _Work) -> None:
-    """Segments in the middle of the tile: cloisters and lakes."""
+    """Segments in the middle of the tile: cloisters and pools."""
     for i in range(w.n):
         t = w.types[i]
         if t == "cloister":
             fill_disc(w.grid, CENTRE, 15, 17, i)
             w.anchors[i] = (50.0, 56.0)
             w.icons.append(("cloister", CENTRE))
-        elif t == "lake":
-            c = w.lake_centre[i]
-            fill_disc(w.grid, c, w.lake_r[0] + 2, w.lake_r[1] + 2, i)
+        elif t in POOLS:
+            c = w.pool_centre[i]
+            fill_disc(w.grid, c, w.pool_r[0] + 2, w.pool_r[1] + 2, i)
             w.anchors[i] = c
 
 
@@ -295,10 +302,10 @@ def _emphasis(w: _Work, i: int) -> str:
     t = w.types[i]
     if t == "cloister":
         return element("circle", cx="50", cy="50", r="30")
-    if t == "lake":
-        c = w.lake_centre[i]
-        return element("ellipse", cx=fmt(c[0]), cy=fmt(c[1]), rx=fmt(w.lake_r[0] + 4),
-                       ry=fmt(w.lake_r[1] + 4))
+    if t in POOLS:
+        c = w.pool_centre[i]
+        return element("ellipse", cx=fmt(c[0]), cy=fmt(c[1]), rx=fmt(w.pool_r[0] + 4),
+                       ry=fmt(w.pool_r[1] + 4))
     if i in w.regions:
         return element("path", d=rect_runs(w.regions[i]))
     return ""
@@ -323,8 +330,8 @@ def _segment_icons(w: _Work, anchors: tuple[Point, ...]) -> None:
         wanted = _wanted(seg)
         if not wanted:
             continue
-        if w.types[i] == "lake":
-            _lake_icons(w, w.lake_centre[i], wanted)
+        if w.types[i] in POOLS:
+            _pool_icons(w, w.pool_centre[i], wanted)
         elif w.types[i] in LINE_TYPES and i in w.lines:
             _line_icons(w, w.lines[i][0].poly, wanted)
         else:
@@ -337,7 +344,7 @@ def _segment_icons(w: _Work, anchors: tuple[Point, ...]) -> None:
     _flag_icons(w, taken)
 
 
-def _lake_icons(w: _Work, c: Point, wanted: list[str]) -> None:
+def _pool_icons(w: _Work, c: Point, wanted: list[str]) -> None:
     for k, name in enumerate(wanted):
         angle = 2 * math.pi * k / max(1, len(wanted)) + 0.6
         r = 0.0 if len(wanted) == 1 else 6.0
@@ -345,7 +352,7 @@ def _lake_icons(w: _Work, c: Point, wanted: list[str]) -> None:
 
 
 def _line_icons(w: _Work, poly: list[Point], wanted: list[str]) -> None:
-    """An inn stands beside its road, in a field; fish swim along their river."""
+    """An inn stands beside its road, in a field; other symbols lie along their line."""
     for k, name in enumerate(wanted):
         frac = 0.2 + 0.6 * (k + 1) / (len(wanted) + 1)
         p = polyline_point(poly, frac)
@@ -370,21 +377,22 @@ def _flag_icons(w: _Work, taken: list[Point]) -> None:
 
 
 def _terrain_svg(tile: TileType, shapes: dict[int, Shape], lines: dict[int, list[Shape]],
-                 lake_centre: dict[int, Point], lake_r: tuple[float, float],
+                 pool_centre: dict[int, Point], pool_r: tuple[float, float],
                  ends: list[tuple[str, Point]], stubs: list[Shape]) -> str:
     types = [s.type for s in tile.segments]
-    ground = "meadow" if "meadow" in types else "field"
+    ground = next((t for t in types if t in GROUND_TYPES and t != "field"), "field")
     out = [element("rect", class_=ground, width="100", height="100", fill=COLOURS[ground])]
     _line_svg(out, types, lines, stubs, ends)
     _area_svg(out, types, shapes)
-    for c in lake_centre.values():
-        out.append(element("ellipse", class_="lake", cx=fmt(c[0]), cy=fmt(c[1]),
-                           rx=fmt(lake_r[0]), ry=fmt(lake_r[1]), fill=COLOURS["lake"],
-                           stroke=COLOURS["river-edge"], stroke_width="2.5"))
+    for i, c in pool_centre.items():
+        t = types[i]
+        out.append(element("ellipse", class_=t, cx=fmt(c[0]), cy=fmt(c[1]),
+                           rx=fmt(pool_r[0]), ry=fmt(pool_r[1]), fill=COLOURS[t],
+                           stroke=COLOURS[f"{POOLS[t]}-edge"], stroke_width="2.5"))
     for kind, p in ends:
         if kind == "spring":
             out.append(element("circle", class_="spring", cx=fmt(p[0]), cy=fmt(p[1]), r="6",
-                               fill="#bfe3ff", stroke=COLOURS["river-edge"], stroke_width="2"))
+                               fill="#bfe3ff", stroke=COLOURS["spring-edge"], stroke_width="2"))
     for t in types:
         if not _known(t):  # a segment type this drawing does not know yet: a neutral patch
             out.append(element("circle", class_=f"segment-{_safe(t)}", cx="50", cy="50",
@@ -397,7 +405,7 @@ def _terrain_svg(tile: TileType, shapes: dict[int, Shape], lines: dict[int, list
 
 def _line_svg(out: list[str], types: list[str], lines: dict[int, list[Shape]],
               stubs: list[Shape], ends: list[tuple[str, Point]]) -> None:
-    """Roads and rivers (an edge under a fill), the stubs to city gates, the crossings."""
+    """Lines (an edge under a fill), the stubs to city gates, the crossings."""
     for i, sh_list in lines.items():
         kind = types[i]
         edge, fill = COLOURS[f"{kind}-edge"], COLOURS[kind]
@@ -420,7 +428,7 @@ def _line_svg(out: list[str], types: list[str], lines: dict[int, list[Shape]],
 
 
 def _area_svg(out: list[str], types: list[str], shapes: dict[int, Shape]) -> None:
-    """Cities with their walls, forests with their trees."""
+    """Cities with their walls, other areas with their trees."""
     for i, sh in shapes.items():
         if types[i] == "city":
             out.append(element("path", class_="city", d=sh.d, fill=COLOURS["city"]))
@@ -431,10 +439,11 @@ def _area_svg(out: list[str], types: list[str], shapes: dict[int, Shape]) -> Non
                 out.append(element("path", d=w, fill="none", stroke="#e9d3a6",
                                    stroke_width="1.2", stroke_dasharray="3 3"))
         else:
-            out.append(element("path", class_="forest", d=sh.d, fill=COLOURS["forest"]))
+            t = types[i]
+            out.append(element("path", class_=t, d=sh.d, fill=COLOURS[t]))
             out.append(_trees(sh.poly))
             for w in sh.walls:
-                out.append(element("path", d=w, fill="none", stroke=COLOURS["forest-edge"],
+                out.append(element("path", d=w, fill="none", stroke=COLOURS[f"{t}-edge"],
                                    stroke_width="2.5"))
 
 
@@ -443,7 +452,7 @@ def _safe(text: str) -> str:
 
 
 def _trees(poly: list[Point]) -> str:
-    """Tree crowns on a regular lattice, kept inside the forest outline."""
+    """Tree crowns on a regular lattice, kept inside the area's outline."""
     xs = [p[0] for p in poly]
     ys = [p[1] for p in poly]
     crowns = []

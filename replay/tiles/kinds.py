@@ -35,6 +35,13 @@ LINE_TYPES: set[str] = {"road"}
 GROUND_TYPES: set[str] = {"field"}
 MIDDLE_TYPES: set[str] = {"cloister"}  # touching no side: drawn in the middle of the tile
 
+# Segment types drawn as a pool in the middle of the tile, each with the line type that ends
+# in it; the colours of the terrain (``art``), a ``-edge`` for the outline of a type.
+POOLS: dict[str, str] = {}
+COLOURS: dict[str, str] = {"field": "#8dbb4c", "city": "#d3ad6f", "wall": "#7b5a2e",
+                           "road": "#f4f0e2", "road-edge": "#7c7a70", "grid": "#57583f",
+                           "unknown": "#b9b2a3"}
+
 # Symbols (``icons``) a segment's attributes stand for, in the order they are drawn; the counted
 # ones are drawn as many times as the attribute counts (up to 4); the tile's flags drawn so.
 SYMBOLS: list[str] = ["pennants", "cathedral", "inn"]
@@ -46,13 +53,15 @@ def register(*, roles: Mapping[str, str | None] | None = None,
              prepositions: Mapping[str, str] | None = None, beside: Iterable[str] = (),
              describe: Describer | None = None, areas: Iterable[str] = (),
              lines: Iterable[str] = (), grounds: Iterable[str] = (), middles: Iterable[str] = (),
+             pools: Mapping[str, str] | None = None, colours: Mapping[str, str] | None = None,
              symbols: Iterable[str] = (), counted: Iterable[str] = (), flags: Iterable[str] = (),
              icons: Mapping[str, str] | None = None,
              icon_scale: Mapping[str, float] | None = None) -> None:
     """Add a family's features: ``roles`` (segment type → what a follower there is called),
     ``prepositions`` (how a figure stands on a segment type), the figure kinds that stand
     ``beside`` their feature, ``describe`` (its words for its own segments of a tile),
-    the segment types drawn as ``areas``, ``lines``, ``grounds`` and ``middles``, the segment
+    the segment types drawn as ``areas``, ``lines``, ``grounds``, ``middles`` and ``pools``
+    (pool type → the line type ending in it), the terrain's ``colours``, the segment
     attributes drawn as ``symbols`` (after those known, in order; the ``counted`` ones once per
     unit), the tile's ``flags`` drawn as symbols, and the drawings of its symbols (``icons``,
     centred on (0, 0) in tile units, ``icon_scale`` when not 1.3). Registering again changes
@@ -68,6 +77,8 @@ def register(*, roles: Mapping[str, str | None] | None = None,
     LINE_TYPES.update(lines)
     GROUND_TYPES.update(grounds)
     MIDDLE_TYPES.update(middles)
+    POOLS.update(pools or {})
+    COLOURS.update(colours or {})
     SYMBOLS.extend(s for s in symbols if s not in SYMBOLS)
     COUNTED.update(counted)
     FLAGS.extend(f for f in flags if f not in FLAGS)

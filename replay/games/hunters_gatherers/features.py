@@ -18,6 +18,9 @@ SYMBOLS = ("fish", "gold", "mushrooms", "deer", "mammoth", "aurochs", "tiger", "
 COUNTED = frozenset({"fish", "gold", "mushrooms", "deer", "mammoth", "aurochs", "tiger"})
 FLAGS = ("volcano",)  # the tile's flags drawn as symbols
 
+COLOURS = {"meadow": "#b8cf68", "forest": "#2f6b2d", "forest-edge": "#1f4a1d",
+           "river": "#5ba8e8", "river-edge": "#2a6aaa", "lake": "#5ba8e8", "spring-edge": "#2a6aaa"}
+
 ANIMALS = ("deer", "mammoth", "aurochs", "tiger")
 ANIMAL_PLURALS = {"mammoth": "mammoths", "tiger": "tigers"}
 
@@ -134,8 +137,8 @@ def register() -> None:
     changes nothing)."""
     kinds.register(roles=ROLES, prepositions={"river": "on", "lake": "by"}, beside=("hut",),
                    describe=nature_parts, areas=("forest",), lines=("river",), grounds=("meadow",),
-                   middles=("lake",), symbols=SYMBOLS, counted=COUNTED, flags=FLAGS,
-                   icons=ICONS, icon_scale=ICON_SCALE)
+                   middles=("lake",), pools={"lake": "river"}, colours=COLOURS, symbols=SYMBOLS,
+                   counted=COUNTED, flags=FLAGS, icons=ICONS, icon_scale=ICON_SCALE)
 
 
 register()
