@@ -241,3 +241,16 @@ def test_every_built_in_tile_set_is_valid_under_the_schema() -> None:
         data = json.loads(path.read_text(encoding="utf-8"))
         assert not list(validator("tileset").iter_errors(data)), path.name
         assert load_tileset_file(path) == builtin_tileset(path.stem), path.name
+
+
+def test_a_tile_set_read_alone_knows_its_family_s_features() -> None:
+    """Issue 36 item 1: the tile layer learns Hunters & Gatherers' features from the family;
+    a tile set read by itself (``replay.load_tileset``, no game played yet) still tells its
+    forests, rivers and symbols, as the family is brought in with its set."""
+    import subprocess
+
+    code = ("import replay; ts = replay.load_tileset(" + repr(str(Path(DATA_DIR) /
+            "hunters-gatherers.json")) + "); print(ts.tiles[0].words)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parent.parent).stdout
+    assert out.strip() == "a river into a lake with 2 fish, two forests and two meadows"

@@ -1,10 +1,11 @@
 """The features a tile family brings to the shared tile layer, which names none of them.
 
 The tile layer knows the features every tile family shares (road, city, field, cloister); a
-family with more tells them here when its package is imported
-(``register``): what a follower standing on each is called, the symbols it draws, and the shape
-each segment type is drawn as. A family is imported before any of its tiles is played or drawn,
-so the tables are whole by the time they are read.
+family with more tells them here when its package is imported (``register``): what a follower
+standing on each is called, its words for them, the shape each segment type is drawn as, its
+colours and symbols. A family is imported before any of its tiles is played, drawn or told (a
+tile set read alone brings in the family it names: ``sets.parse_tileset``), so the tables are
+whole by the time they are read.
 """
 
 from __future__ import annotations

@@ -41,6 +41,9 @@ def parse_tileset(data: Any, label: str = "tile set", trusted: bool = False) -> 
             path = "/" + "/".join(str(p) for p in err.absolute_path)
             raise TileSetError(f"{label}: {path}: {schema_message(err, 'a tile set')}")
     tiles = build_tiles(data, label)
+    from ..core.family import family
+
+    family(data["game"])  # imported, the family has told the tile layer its features (kinds)
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return TileSet(
         id=data["id"], name=data["name"], game=data["game"],

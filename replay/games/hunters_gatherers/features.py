@@ -81,7 +81,7 @@ ICONS: dict[str, str] = {
 }
 ICON_SCALE = {"deer": 1.4, "mammoth": 1.4, "aurochs": 1.4, "tiger": 1.4}
 
-# Competitive completable features: their followers leave when they are completed (G9).
+# Its features that are completed: their followers go back then (G9, HG6).
 COMPLETABLE = frozenset({"forest", "river"})
 
 
