@@ -315,3 +315,20 @@ def test_a_moves_other_parts_in_words_HG7_HS3(logs: dict[str, dict[str, Any]], n
     told = [o.steps[2] for o in found.options if len(o.steps) > 2]
     assert told and all(t.startswith(words) for t in told), told[:3]
     assert not any("{" in t for t in told)  # words, not the log's JSON
+
+
+def test_a_move_of_no_spot_is_told_once(client: Any, logs: dict[str, dict[str, Any]]) -> None:
+    """A move of one step and no spot (Manhattan's choice of pieces for the round) was told
+    twice in its menu: its step in bold, then its words again on its button ("take blue
+    1,1,1,1 ... for this round" beside "chooses blue 1,1,1,1 and ..."): the button says
+    "play it"."""
+    game_id = _store(client, logs["manhattan"])
+    page = client.get(f"/games/{game_id}/moves/0?explore=1").get_data(as_text=True)
+    found = choices(parse(logs["manhattan"]).playback.position(0).state,
+                    explorer_of(parse(logs["manhattan"]).family))
+    first = found.options[0]
+    assert first.spot == "" and len(first.steps) == 1
+    buttons = re.findall(r'<button name="play" value="([^"]+)"[^>]*>([^<]*)</button>', page)
+    assert len(buttons) == len(found.options)
+    assert {text for _, text in buttons} == {"play it"}
+    assert page.count(f"<b>{first.steps[0]}</b>") == 1
