@@ -139,13 +139,16 @@ KEPT = 8  # values one game keeps (``Entry.keep``): a chart per kind of page, a 
 class Entry:
     """A stored game with its parsed log and (computed on first use) its summary."""
 
-    def __init__(self, row: store.GameRow) -> None:
+    def __init__(self, row: store.GameRow, parsed: GameRecord | None = None) -> None:
+        """``parsed``: the record of ``row.log`` when the caller has read it already (a
+        variation, checked as it was read), else it is read here."""
         self.row = row
-        self.parsed: GameRecord | None = None
+        self.parsed: GameRecord | None = parsed
         self.header_error: IllegalMove | None = None
         self.unreadable: str | None = None  # a log stored before a check that now refuses it
         try:
-            self.parsed = parse(decode(row.log))
+            if parsed is None:
+                self.parsed = parse(decode(row.log))
         except IllegalMove as exc:
             self.header_error = exc
         except LogFormatError as exc:

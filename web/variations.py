@@ -71,12 +71,12 @@ def read(game: Entry, base: int, line: str) -> Variation:
         raise LogFormatError(f"a variation's game holds at most {MAX_MOVES} moves", "/line")
     log = variation_log(decode(game.row.log), base, moves)
     try:
-        parse(log)  # the checks of an upload, their paths in the line's terms
+        record = parse(log)  # the checks of an upload, their paths in the line's terms
     except LogFormatError as exc:
         raise LogFormatError(exc.message, line_path(exc.path or "/", base)) from None
     text = json.dumps(log, ensure_ascii=False, separators=(",", ":"))
     entry = Entry(replace(game.row, log=text, size=len(text.encode("utf-8")),
-                          moves=len(log["moves"])))
+                          moves=len(log["moves"])), record)
     entry.line = (base, line)
     made = Variation(game, base, line, tuple(moves), entry)
     kept.put(key, made)
