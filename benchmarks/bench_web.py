@@ -16,6 +16,12 @@ game's viewer page at its last move, first view and after. And the analysis boar
 game at its middle (target: <= 150 ms): the page with the moves the position allows
 (``?explore=1``), their JSON (``/choices``) and a variation's page, first view and after.
 
+``--variations REV`` times a variation move (issue 36: a line replayed from the game's
+checkpoint at its branch) on that 6-player game, a move tried at its middle and near its end:
+the line read, replayed and summarised, and the first view of its page, this checkout against
+``REV`` in separate processes (pure Python both), rounds interleaved; it fails unless the
+line's replay is at least 3x faster. Example: ``bench_web.py --variations f8b52e2``.
+
 ``--compare REV`` is the load comparison instead: the viewer page of that 4-player game (its
 last move, or ``--move N``) served by the real server (``python -m replay serve``: waitress, 2
 processes) of this checkout and of ``REV`` (a commit, checked out into a temporary ``git
@@ -333,6 +339,97 @@ def _print_compare(out: dict[str, Any]) -> None:
         print(f"{name:<34}{row['old']:>9}{row['new']:>9}{row['new/old']:>9}")
 
 
+# --------------------------------------------------------------------------- --variations
+
+VARIATION_SPEEDUP = 3.0  # a variation move at least this many times faster than ``REV``'s
+
+
+def variation_child(runs: int, seed: int) -> dict[str, list[float]]:
+    """One side of ``--variations`` (run with the checkout it times first on ``PYTHONPATH``):
+    a variation move on the 6-player game with both expansions, a move tried at its middle
+    and near its end: the line read, replayed and summarised (``web.variations.read`` and the
+    entry's summary: what a click costs beyond drawing a page) and the whole first view of the
+    page it opens; ``runs`` of each, the kept variations and positions forgotten before
+    each, in milliseconds."""
+    from web import db as store
+    from web import variations
+    from web.games import cache
+
+    game, players, expansions = BIG
+    log = generate_log(game, players, seed, expansions)
+    out: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"DATABASE": str(Path(tmp) / "bench.db"), "ANALYSIS_RATE_LIMIT": None})
+        client = app.test_client()
+        game_id = client.post("/api/games", data=dumps(log),
+                              content_type="application/json").get_json()["id"]
+        client.get(f"/games/{game_id}/moves/1")  # the game replayed and summarised once
+        moves = len(log["moves"])
+        for where, n in (("middle", moves // 2), ("end", moves - 2)):
+            options = client.get(f"/api/games/{game_id}/moves/{n}/choices").get_json()[
+                "choices"]["options"]
+            engine, page = out.setdefault(f"read, {where}", []), out.setdefault(
+                f"page, {where}", [])
+            for k in range(runs):
+                token = options[k % len(options)]["token"]
+                for kept in ("replay_variations", "replay_explored"):
+                    app.extensions.pop(kept, None)
+                with app.test_request_context():
+                    entry = cache().get(store.get_db(), game_id)
+                    assert entry is not None
+                    start = time.perf_counter()
+                    variations.read(entry, n, token).entry.summary  # noqa: B018 (computed)
+                    engine.append(_ms(start))
+                for kept in ("replay_variations", "replay_explored"):
+                    app.extensions.pop(kept, None)
+                start = time.perf_counter()
+                answer = client.get(f"/games/{game_id}/variation/{n}/{token}/moves/{n + 1}")
+                page.append(_ms(start))
+                if answer.status_code != 200:
+                    raise SystemExit(f"a variation page answered {answer.status_code}")
+    return out
+
+
+def compare_variations(rev: str, rounds: int, runs: int, seed: int) -> dict[str, Any]:
+    """``--variations``: ``variation_child`` of this checkout and of ``rev``, each in its own
+    process (pure Python both, as ``--compare``), the rounds interleaved, the first side
+    alternating; per row the medians of all runs and the speed-up old/new."""
+    times: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
+    with checkout(rev) as old_tree:
+        for k in range(rounds):
+            order = [("old", old_tree), ("new", ROOT)]
+            for label, tree in order if k % 2 == 0 else order[::-1]:
+                env = dict(os.environ, PYTHONPATH=str(tree), REPLAY_PURE="1")
+                done = subprocess.run([sys.executable, str(Path(__file__).resolve()),
+                                       "--variation-child", "--requests", str(runs),
+                                       "--seed", str(seed)], env=env, cwd=tree,
+                                      capture_output=True, text=True, check=False)
+                if done.returncode:
+                    raise SystemExit(f"{label} ({tree}): {done.stderr[-2000:]}")
+                for row, values in json.loads(done.stdout).items():
+                    times[label].setdefault(row, []).extend(values)
+                print(f"round {k + 1}/{rounds} {label} done", file=sys.stderr)
+    rows = {}
+    for row in times["new"]:
+        old_m, new_m = (statistics.median(times[side][row]) for side in ("old", "new"))
+        rows[row] = {"old_ms": round(old_m, 2), "new_ms": round(new_m, 2),
+                     "speedup": round(old_m / new_m, 2) if new_m else None}
+    return {"rev": rev, "rounds": rounds, "runs": runs, "rows": rows}
+
+
+def _print_variations(out: dict[str, Any]) -> bool:
+    print(f"a variation move, 6 players, both expansions: this checkout against "
+          f"{out['rev']}, pure Python both, {out['rounds']} interleaved rounds of "
+          f"{out['runs']} moves; medians")
+    print(f"{'':<16}{'old ms':>9}{'new ms':>9}{'old/new':>9}")
+    for row, r in out["rows"].items():
+        print(f"{row:<16}{r['old_ms']:>9}{r['new_ms']:>9}{r['speedup']:>8}x")
+    ok = all(r["speedup"] >= VARIATION_SPEEDUP for row, r in out["rows"].items()
+             if row.startswith("read"))
+    print(f"the line's replay at least {VARIATION_SPEEDUP:g}x faster: {'yes' if ok else 'NO'}")
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -347,7 +444,20 @@ def main() -> int:
                         help="clients of --compare (default 8)")
     parser.add_argument("--move", type=int, default=None,
                         help="the position --compare views (default: the last)")
+    parser.add_argument("--variations", metavar="REV", help="a variation move on the 6-player "
+                        "game, this checkout against REV (a commit or a checkout's path)")
+    parser.add_argument("--variation-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.variation_child:
+        print(json.dumps(variation_child(args.requests or 10, args.seed)))
+        return 0
+    if args.variations:
+        found = compare_variations(args.variations, args.rounds, args.requests or 10,
+                                   args.seed)
+        if args.json:
+            print(json.dumps(found, indent=1))
+            return 0
+        return 0 if _print_variations(found) else 1
     if args.compare:
         out = compare(args.compare, args.rounds, args.requests or 300, args.clients, args.seed,
                       args.move)

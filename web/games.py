@@ -96,16 +96,22 @@ class Summary:
         return len(self.moves)
 
 
-def summarise(parsed: GameRecord, r: Playback) -> Summary:
+def summarise(parsed: GameRecord, r: Playback, before: Summary | None = None,
+              base: int = 0) -> Summary:
     """The move list and the scores after every move of a replayed log (the sum of the score
     events, which is what the scores are, G12); each move told by its family's view; and the
-    scores if the game ended at each position (``replay.core.outlook.if_ended_now``)."""
+    scores if the game ended at each position (``replay.core.outlook.if_ended_now``).
+
+    ``before``: the summary of a log whose first ``base`` moves are this one's, all legal (a
+    variation's game): what it says of them is taken, only the moves after are told."""
     names = [p.name for p in parsed.config.players]
     family = view_of(parsed.family)
-    total = [0] * len(names)
-    scores = [tuple(total)]
-    moves: list[MoveInfo] = []
-    for i, events in enumerate(r.events):
+    if before is None:
+        base = 0
+    total = list(before.scores[base]) if before is not None else [0] * len(names)
+    scores = list(before.scores[:base + 1]) if before is not None else [tuple(total)]
+    moves: list[MoveInfo] = list(before.moves[:base]) if before is not None else []
+    for i, events in enumerate(r.events[base:], base):
         move = parsed.moves[i]
         gained = [0] * len(names)
         for e in events:
@@ -127,8 +133,9 @@ def summarise(parsed: GameRecord, r: Playback) -> Summary:
             mover = names.index(r.error.player) if r.error.player in names else 0
         told = family.describe_move(move, None, r.state)
         moves.append(MoveInfo(failure + 1, mover, told.text, (), told.codes, failed=True))
-    return Summary(tuple(moves), tuple(scores), failure, r.state.finished,
-                   tuple(tuple(s) for s in if_ended_now(r)))
+    ended = [*before.if_ended[:base]] if before is not None else []
+    ended += (tuple(s) for s in if_ended_now(r, base))
+    return Summary(tuple(moves), tuple(scores), failure, r.state.finished, tuple(ended))
 
 
 # --------------------------------------------------------------------------- the cache
@@ -139,10 +146,14 @@ KEPT = 8  # values one game keeps (``Entry.keep``): a chart per kind of page, a 
 class Entry:
     """A stored game with its parsed log and (computed on first use) its summary."""
 
-    def __init__(self, row: store.GameRow, parsed: GameRecord | None = None) -> None:
+    def __init__(self, row: store.GameRow, parsed: GameRecord | None = None,
+                 before: tuple[Entry, int] | None = None) -> None:
         """``parsed``: the record of ``row.log`` when the caller has read it already (a
-        variation, checked as it was read), else it is read here."""
+        variation, checked as it was read), else it is read here; ``before``: the game whose
+        first moves (that many) are this one's, all legal (a variation's game), whose summary
+        tells them (``summarise``)."""
         self.row = row
+        self.before = before
         self.parsed: GameRecord | None = parsed
         self.header_error: IllegalMove | None = None
         self.unreadable: str | None = None  # a log stored before a check that now refuses it
@@ -164,10 +175,13 @@ class Entry:
         if self._summary is None:
             with self._lock:
                 if self._summary is None:
-                    self._summary = (summarise(self.parsed, self.parsed.playback)
+                    prefix, base = ((self.before[0].summary, self.before[1])
+                                    if self.before is not None else (None, 0))
+                    self._summary = (summarise(self.parsed, self.parsed.playback, prefix, base)
                                      if self.parsed is not None
                                      else Summary((), ((0,) * len(self.row.players),), None,
                                                   False, ((0,) * len(self.row.players),)))
+                    self.before = None  # told: the game need not be held any longer
         return self._summary
 
     @property

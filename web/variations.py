@@ -2,12 +2,14 @@
 
 A variation is named by its branching position ``from`` (``b``: the state after the game's
 first ``b`` moves) and its ``line`` (``replay.core.explore`` tokens joined by "."). Its log is
-the game's own header with the game's first ``b`` moves and the line's, so it is checked as an
-upload is (schema, fields, sizes), replayed, judged and drawn as a game is, and saved as one;
-nothing of it is stored unless the user saves it. Recently used variations are kept in memory
-(their replay with its checkpoints), so stepping through one costs a copied checkpoint; what
-is kept is bounded by bytes (``VARIATION_BYTES``, ``EXPLORED_BYTES``: estimated weights), not
-only by count.
+the game's own header with the game's first ``b`` moves and the line's, so its moves are checked
+as an upload's are (schema, fields, sizes), and it is judged and drawn as a game is, and saved
+as one; nothing of it is stored unless the user saves it. Only the line is read and replayed:
+from the game's record and its checkpoint at ``b`` (``replay.core.record.continued``,
+``replay.core.playback.branch``), the game's summary telling its first ``b`` moves. Recently
+used variations are kept in memory (their replay with its checkpoints), so stepping through
+one costs a copied checkpoint; what is kept is bounded by bytes (``VARIATION_BYTES``,
+``EXPLORED_BYTES``: estimated weights), not only by count.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from replay.core.explore import (
     variation_log,
 )
 from replay.core.family import GameState
-from replay.core.json_input import MAX_MOVES, decode
-from replay.core.record import parse
+from replay.core.json_input import MAX_MOVES
+from replay.core.record import continued
 
 from .games import LRU, Entry, weigh
 
@@ -69,14 +71,16 @@ def read(game: Entry, base: int, line: str) -> Variation:
     moves = read_line(line)
     if base + len(moves) > MAX_MOVES:
         raise LogFormatError(f"a variation's game holds at most {MAX_MOVES} moves", "/line")
-    log = variation_log(decode(game.row.log), base, moves)
-    try:
-        record = parse(log)  # the checks of an upload, their paths in the line's terms
+    played = game.parsed
+    assert played is not None  # check_base
+    log = variation_log(played.raw, base, moves)
+    try:  # the line's moves checked as an upload's, replayed from the game's checkpoint
+        record = continued(played, log, base)
     except LogFormatError as exc:
         raise LogFormatError(exc.message, line_path(exc.path or "/", base)) from None
     text = json.dumps(log, ensure_ascii=False, separators=(",", ":"))
     entry = Entry(replace(game.row, log=text, size=len(text.encode("utf-8")),
-                          moves=len(log["moves"])), record)
+                          moves=len(log["moves"])), record, (game, base))
     entry.line = (base, line)
     made = Variation(game, base, line, tuple(moves), entry)
     kept.put(key, made)

@@ -26,13 +26,14 @@ def ended_scores(state: GameState) -> list[int]:
     return list(state.scores) if state.finished else state.scores_if_ended()
 
 
-def if_ended_now(playback: Playback) -> list[list[int]]:
-    """The scores if the game ended at each position ``0 .. playback.last`` (see the module),
-    one list of scores (by seat) per position."""
+def if_ended_now(playback: Playback, start: int = 0) -> list[list[int]]:
+    """The scores if the game ended at each position ``start .. playback.last`` (see the
+    module), one list of scores (by seat) per position; ``start`` is a legal position (at most
+    the moves played), reached from the playback's checkpoint before it."""
     record = playback.record
-    state = record.new_state()
+    state = record.new_state() if start == 0 else playback.position(start).state
     out = [ended_scores(state)]
-    for move in record.moves[:len(playback.hashes)]:
+    for move in record.moves[start:len(playback.hashes)]:
         state.play(move)
         out.append(ended_scores(state))
     if playback.error is not None:  # the failing position shows the state before its move

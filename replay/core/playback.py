@@ -154,6 +154,35 @@ def play_through(record: GameRecord, upto: int | None = None, keep_events: bool 
     return Playback(record, state, events, hashes, scores, error, kept)
 
 
+def branch(played: Playback, record: GameRecord, base: int) -> Playback:
+    """The playback of ``record``, whose first ``base`` moves are those of ``played.record``
+    (legal there: ``base <= len(played.hashes)``), replayed only from ``played``'s checkpoint
+    at ``base``: the first ``base`` moves' events, hashes, scores and checkpoints are
+    ``played``'s own (shared, never changed: a position copies its checkpoint), the moves
+    after them are played on a copy of the state at ``base``. The same as
+    ``play_through(record)``, at the cost of the moves after ``base`` and at most
+    ``CHECKPOINT`` before it (the analysis board's variations, issue 36)."""
+    if not 0 <= base <= len(played.hashes):
+        raise ValueError(f"a branch starts at a legal position (0 to {len(played.hashes)}), "
+                         f"not {base}")
+    start = base
+    if start and start == len(played.hashes) and played.record.end_after_last_move:
+        start -= 1  # the last move's events, hash and scores hold the end scoring there
+    state = played._state_at(start) if start else record.new_state()
+    moves = record.moves[start:]
+    events, hashes, scores, kept, error = run_moves(state, moves, True, 0)
+    if (error is None and record.end_after_last_move and not state.finished
+            and state.moves_played == len(record.moves) and hashes):
+        final = state.end_now()
+        events[-1].extend(final)
+        hashes[-1] = hashing.hexdigest(state.hash)
+        scores[-1] = list(state.scores)
+    checkpoints = {k: s for k, s in played.checkpoints.items() if k <= start}
+    return Playback(record, state, played.events[:start] + events,
+                    played.hashes[:start] + hashes, played.scores[:start] + scores, error,
+                    checkpoints)
+
+
 def steps(record: GameRecord) -> Iterator[Step]:
     """Walk a log move by move: each legal move with its events and the state after it.
 

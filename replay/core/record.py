@@ -157,10 +157,11 @@ def _checker(found: Family | None) -> Any:
     return schemas.envelope_validator() if found is None else schemas.header_validator(found)
 
 
-def _move_errors(found: Family, moves: list[Any]) -> list[Any]:
-    """The schema errors of the first move with any (that the fast check does not accept)."""
+def _move_errors(found: Family, moves: list[Any], first: int = 0) -> list[Any]:
+    """The schema errors of the first move with any (that the fast check does not accept);
+    ``moves`` are the log's from its move ``first`` on."""
     surely_valid = found.move_surely_valid
-    for i, move in enumerate(moves):
+    for i, move in enumerate(moves, first):
         if not surely_valid(move):
             check_bounds(move, ("moves", i))
             from .schemas import move_validator
@@ -268,15 +269,58 @@ def parse(data: Any, material: Any = None) -> GameRecord:
     players = tuple(Player(n, c) for n, c in zip(names, colours, strict=True))
     seed = data.get("seed")
     config = fam.configure(data, players, None if seed is None else str(seed), material)
+    moves, move_claims = _moves_of(fam, data["moves"], fast, names)
+    return _record(fam, config, moves, move_claims, data, names)
+
+
+def continued(record: GameRecord, data: dict[str, Any], base: int) -> GameRecord:
+    """The record of the log ``data``, whose header and players are ``record``'s and whose
+    first ``base`` moves are ``record``'s first ``base`` (a variation's log:
+    ``replay.core.explore.variation_log``), read as ``parse`` reads it but reading only the
+    moves after ``base``: the others are ``record``'s, read already. Its playback is
+    replayed from ``record``'s checkpoint at ``base`` (``playback.branch``; ``base`` at most
+    the legal moves of ``record``). Raises ``LogFormatError`` with the path in ``data``
+    (``/moves/k/...``)."""
+    moves = data.get("moves")
+    if type(moves) is not list or len(moves) > MAX_MOVES or base > len(moves):
+        raise LogFormatError(f"the moves must be a list of {base} to {MAX_MOVES} moves",
+                             "/moves")
+    fam = record.family
+    new = moves[base:]
+    fast = fam.read_moves(new)
+    if fast is None:
+        _raise_first(_move_errors(fam, new, base), fam, data)
+    names = [p.name for p in record.players]
+    read, claims = _moves_of(fam, new, fast, names, base)
+    claims.update((k, v) for k, v in record.move_claims.items() if k < base)
+    out = _record(fam, record.config, list(record.moves[:base]) + read, claims, data, names)
+    from .playback import branch
+
+    # the cached property's value, set before anything reads it (a frozen value refuses
+    # assignment, and asking whether it is set would replay the whole log)
+    object.__setattr__(out, "playback", branch(record.playback, out, base))
+    return out
+
+
+def _moves_of(fam: Family, raws: list[Any], fast: list[Any] | None, names: list[str],
+              first: int = 0) -> tuple[list[Any], dict[int, dict[str, int]]]:
+    """A log's moves from its move ``first`` on, decoded by the family (``fast``: read
+    already by its fast reader), and the scores they claim, by move index."""
     decode_move = fam.decode_move
     moves: list[Any] = [] if fast is None else fast
     move_claims: dict[int, dict[str, int]] = {}
-    for i, m in enumerate(data["moves"]):
+    for i, m in enumerate(raws, first):
         if fast is None:
             moves.append(decode_move(m, f"/moves/{i}"))
         if "scores" in m:
             _check_names(m["scores"], names, f"/moves/{i}/scores")
             move_claims[i] = dict(m["scores"])
+    return moves, move_claims
+
+
+def _record(fam: Family, config: GameConfig, moves: list[Any],
+            move_claims: dict[int, dict[str, int]], data: Any, names: list[str]) -> GameRecord:
+    """The record of a log read (``data``), with its claims checked."""
     claims = data.get("claims", {})
     final = claims.get("final_scores")
     if final is not None:
