@@ -192,9 +192,19 @@ def test_the_web_app_catches_no_index_error() -> None:
     assert not found, found
 
 
+# Modules kept whole over ``MAX_LINES``, each with why (issue 36: a cohesive module is not
+# split only to fit) and the lines it may reach.
+LONG_MODULES = {
+    # one picture drawn in one pass: every layer (tiles, figures, scored features, the failed
+    # move, the analysis board's ghosts) adds to the same picture's defs (``_Board``)
+    "replay/tiles/drawing.py": 600,
+}
+
+
 def test_no_module_is_over_500_lines() -> None:
     long = {str(p.relative_to(ROOT)): n for p in SOURCES
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+            if (n := len(p.read_text(encoding="utf-8").splitlines()))
+            > LONG_MODULES.get(str(p.relative_to(ROOT)), MAX_LINES)}
     assert not long, long
 
 

@@ -11,7 +11,7 @@ from replay.core.events import Event, Score, worth_telling
 from replay.core.explore import Choices, explorer_of
 from replay.core.svgtext import element, open_tag, wrap
 from replay.core.verify import REPORT_VERSION, where_json
-from replay.core.view import view_of
+from replay.core.view import draw_board, view_of
 
 from .db import GameRow
 from .games import Entry, Summary
@@ -142,10 +142,11 @@ def build(entry: Entry, n: int, draw: bool = True, found: Choices | None = None)
     game = pos.state
     notes = svg.claim_notes(entry.parsed, n, entry.report) if pos.failure is None else ()
     look = view_of(entry.parsed.family)
-    board = look.board(game, events=pos.events, failure=pos.failure, notes=notes, linked=True,
+    board = draw_board(look, game, events=pos.events, failure=pos.failure, notes=notes,
+                       linked=True,
                        spots=found.spots() if found else None,
                        spot_names=found.spot_names(explorer_of(entry.parsed.family).spot_label)
-                       if found else None) if draw else ""
+                       if found else None, ghost=found.options if found else ()) if draw else ""
     players = game.players
     gained = _gained(summary, n)
     ended = summary.if_ended[n] if n < len(summary.if_ended) else game.scores

@@ -24,7 +24,7 @@ its seats and scores, the illegal move and the notes, as text.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +43,8 @@ class View:
     def board(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
               notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-",
               spots: Mapping[str, str] | None = None,
-              spot_names: Mapping[str, str] | None = None, linked: bool = False) -> str:
+              spot_names: Mapping[str, str] | None = None, linked: bool = False,
+              ghost: Sequence[Any] = ()) -> str:
         """The finished SVG picture of ``state``, drawn in one pass.
 
         ``events`` are those of the move just played (emphasized), ``failure`` an illegal
@@ -53,7 +54,13 @@ class View:
         "illegal" (``Choices.spots``), each drawn as ``<g class="spot legal|illegal"
         data-spot="...">`` named by ``spot_names`` (``Choices.spot_names``); ``linked``
         names each scored feature and badge by its event (``data-ev``, ``data-seat``) so that
-        a page links them to the explanations, where the family's drawing can."""
+        a page links them to the explanations, where the family's drawing can. ``ghost``
+        are the analysis board's options (``replay.core.explore.Option``) to preview: a
+        family's view draws the piece each places where it goes, hidden until the page shows
+        it (the tiles' ``g.preview`` per cell and turn, with ``g.target`` s for the figures;
+        a card game's piece on its lot), each naming its options by their index
+        (``data-options``, ``Option.index``); this default draws none (the menus still play
+        every move)."""
         from .family import Family
 
         if type(self.family).draw is Family.draw:  # the family draws nothing: a plain picture
@@ -133,6 +140,26 @@ def _legacy_mark(family: Family, state: GameState, board: str, spots: Mapping[st
     if "names" not in inspect.signature(mark).parameters:
         return str(explorer.mark(state, board, spots))
     return str(explorer.mark(state, board, spots, names=names))
+
+
+def draw_board(view: View, state: GameState, **overlays: Any) -> str:
+    """``view.board(state, **overlays)``, leaving out the overlays a view's ``board`` does not
+    take when they are empty (``ghost=()`` for a view written before ghosts), so a plugin's
+    view keeps working as overlays are added; a non-empty one it does not take is left out
+    too (the menus still offer every move)."""
+    taken = _overlays(type(view).board)
+    if taken is not None:
+        overlays = {k: v for k, v in overlays.items() if k in taken}
+    return view.board(state, **overlays)
+
+
+@cache
+def _overlays(board: Callable[..., str]) -> frozenset[str] | None:
+    """The keyword arguments a view's ``board`` takes (None: any, it has ``**kwargs``)."""
+    params = inspect.signature(board).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return None
+    return frozenset(p.name for p in params)
 
 
 @cache

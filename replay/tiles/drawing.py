@@ -114,7 +114,7 @@ def _transform(x: int, y: int, rot: int) -> str:
 def board(game: Game, *, events: Sequence[Event] = (), failure: Failure | None = None,
           notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-",
           spots: Mapping[str, str] | None = None, spot_names: Mapping[str, str] | None = None,
-          linked: bool = False) -> str:
+          linked: bool = False, ghost: Sequence[Any] = ()) -> str:
     """An SVG picture of ``game``.
 
     ``events`` are the events of the move just played: its placements are outlined, the
@@ -125,13 +125,15 @@ def board(game: Game, *, events: Sequence[Event] = (), failure: Failure | None =
     unique when a page holds several. ``spots`` (cell "x,y" -> "legal" or "illegal") are
     drawn as targets named by ``spot_names``, the view grown to hold them; ``linked`` puts
     each scored feature in a layer of its own in its scorer's colour and names it and its
-    badges by their event (``replay.core.view.View.board``).
+    badges by their event (``replay.core.view.View.board``). ``ghost`` are the analysis
+    board's options (``replay.core.explore.Option``): the tile they place is drawn on each of
+    their cells, turned as each turns it, hidden until the page shows one (``previews``).
     """
     b = _Board(game, prefix)
     cells = list(game.board)
     xs = [c[0] for c in cells]
     ys = [c[1] for c in cells]
-    ghost: tuple[int, int] | None = None
+    failed_at: tuple[int, int] | None = None
     banner: list[tuple[str, str]] = []
     tile = failed_tile(game, failure.move) if failure is not None else None
     if failure is not None:
@@ -140,7 +142,7 @@ def board(game: Game, *, events: Sequence[Event] = (), failure: Failure | None =
         if tile is not None and not failure.move.discard:
             if (min(xs) - GHOST_REACH <= gx <= max(xs) + GHOST_REACH
                     and min(ys) - GHOST_REACH <= gy <= max(ys) + GHOST_REACH):
-                ghost = (gx, gy)
+                failed_at = (gx, gy)
                 xs.append(gx)
                 ys.append(gy)
             else:
@@ -173,12 +175,14 @@ def board(game: Game, *, events: Sequence[Event] = (), failure: Failure | None =
     layers.append(_last(events))
     layers.append(_figures(b))
     layers.append(_returned(b, events))
-    if ghost is not None and failure is not None and tile is not None:
-        layers.append(_ghost(b, failure, tile, ghost))
+    if failed_at is not None and failure is not None and tile is not None:
+        layers.append(_ghost(b, failure, tile, failed_at))
     layers.append(_popups(b, events, linked))
     layers.append(banner_svg)
     if spots:
         layers.append(spots_svg(spots, spot_names or {}))
+    if ghost:
+        layers.append(previews(b, ghost))
     head = open_tag("svg", xmlns="http://www.w3.org/2000/svg", class_="carcassonne-board",
                     viewBox=f"{_f(vx)} {_f(vy)} {_f(vw)} {_f(vh)}", width=size,
                     height=None if size is None else round(size * vh / vw),
@@ -439,6 +443,86 @@ def _ghost(b: _Board, failure: Failure, tile: TileType, cell: tuple[int, int]) -
                                    f"({move.figure.location})", " ghost-figure",
                                    b.marks[seat] if seat is not None else ""))
     return wrap("g", *out, class_="ghost", **MARKED)
+
+
+def previews(b: _Board, options: Sequence[Any]) -> str:
+    """The analysis board's ghosts: for each cell and turn at which ``options`` (the
+    ``Option`` s of a position) place the tile, a group ``g.preview`` (``data-spot`` its cell,
+    ``data-label`` its turn in words, ``data-options`` the indexes of the options that put no
+    figure) holding the tile turned so and a target ``g.target`` on each feature a figure may
+    go to (``data-options``: its options, every kind of figure; named by the first one's
+    figure words, the menu's second step), with each kind of figure drawn there in the mover's
+    colour (``g.preview-figure``, its ``data-options``), shown when its option is chosen. The
+    page shows one group at a time (``web/static/ghost.js``)."""
+    game = b.game
+    seat = game.current_player
+    colour = game.players[seat].colour if seat is not None else "grey"
+    mark = b.marks[seat] if seat is not None else ""
+    fill = player_colour(colour)
+    ink = text_on(fill)
+    # (cell, turn, tile) -> location ("" for no figure) -> kind -> options
+    groups: dict[tuple[str, int, str], dict[str, dict[str, list[Any]]]] = {}
+    tiles: dict[str, TileType] = {}
+    for o in options:
+        if not o.spot:
+            continue
+        move = game.family.decode_move(o.move, "")
+        tile = (game.tiles_by_id.get(move.tile) if move.tile is not None else None) \
+            or game.current
+        if tile is None:
+            continue
+        tiles[tile.id] = tile
+        fig = move.figure
+        where, kind = ("", "") if fig is None else (fig.location, fig.kind)
+        groups.setdefault((o.spot, move.rotation // 90 % 4, tile.id), {}).setdefault(
+            where, {}).setdefault(kind, []).append(o)
+    out = []
+    for (spot, q, tile_id), targets in sorted(groups.items()):
+        tile = tiles[tile_id]
+        sid, art = b.tile_ref(tile)
+        x, y = (int(v) for v in spot.split(","))
+        parts = [element("use", class_="preview-tile", href=f"#{sid}",
+                         transform=f"rotate({90 * q} 50 50)" if q else None)]
+        for location, kinds in sorted(targets.items()):
+            seg = tile.rotations[q].locations.get(location)
+            if not location or seg is None:
+                continue
+            px, py = rotate_point(art.anchors[seg], q)
+            lying = tile.segments[seg].type in GROUND_TYPES
+            found = [o for kind in kinds.values() for o in kind]
+            words = found[0].steps[1] if len(found[0].steps) > 1 else found[0].text
+            parts.append(wrap(
+                "g", element("circle", cx=_f(px), cy=_f(py), r="13"),
+                *(_preview_figure(b, kind, px, py, lying and kind in FOLLOWERS, mark, ink, opts)
+                  for kind, opts in kinds.items()),
+                class_="target", data_options=" ".join(str(o.index) for o in found),
+                role="button", aria_label=words))
+        plain = [o for kind in targets.get("", {}).values() for o in kind]
+        out.append(wrap("g", *parts, class_="preview", data_spot=spot, data_label=turned(90 * q),
+                        data_options=" ".join(str(o.index) for o in plain),
+                        transform=f"translate({_f(x * SIZE)},{_f(y * SIZE)})"))
+    return wrap("g", *out, class_="previews", fill=fill, stroke=_outline(fill),
+                stroke_width="1.2", **MARKED)
+
+
+def _preview_figure(b: _Board, kind: str, x: float, y: float, lying: bool, mark: str,
+                    ink: str, options: Sequence[Any]) -> str:
+    """A figure of a ghost (``previews``): ``_figure_svg``'s shape, its colours those of
+    its group, shown when one of its ``options`` is chosen."""
+    tr = f"translate({_f(x)},{_f(y)})"
+    if kind in FOLLOWERS:
+        big = " scale(1.35)" if kind == "large-follower" else ""
+        shape = element("use", href=f"#{b.prefix}meeple",
+                        transform=f"{tr}{' rotate(-90)' if lying else ''}{big} scale(1.6)")
+    elif kind in ("hut", "shepherd"):
+        shape = element("use", href=f"#{b.prefix}{'hut' if kind == 'hut' else 'meeple'}",
+                        transform=f"{tr} scale(1.6)")
+    else:
+        shape = element("circle", cx=_f(x), cy=_f(y), r="8")
+    text = element("text", mark, x=_f(x), y=_f(y + 4.7), fill=ink, stroke="none") if mark \
+        else ""
+    return wrap("g", shape, text, class_="preview-figure",
+                data_options=" ".join(str(o.index) for o in options))
 
 
 def _popups(b: _Board, events: Sequence[Event], linked: bool = False) -> str:

@@ -28,12 +28,13 @@ class TileView(View):
     def board(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
               notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-",
               spots: Mapping[str, str] | None = None,
-              spot_names: Mapping[str, str] | None = None, linked: bool = False) -> str:
+              spot_names: Mapping[str, str] | None = None, linked: bool = False,
+              ghost: Sequence[Any] = ()) -> str:
         from . import drawing  # on first use: the command line's verify draws nothing
 
         return drawing.board(_tiles(state), events=events, failure=failure, notes=notes,
                              size=size, prefix=prefix, spots=spots, spot_names=spot_names,
-                             linked=linked)
+                             linked=linked, ghost=ghost)
 
     def next_piece(self, state: GameState, size: int = 56) -> str:
         """The drawn tile on its own ("" when none is drawn: a table game, or the end)."""

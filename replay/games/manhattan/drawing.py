@@ -18,6 +18,7 @@ import math
 import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...core.colours import MARK_STYLE, PLAYER_COLOURS, player_colour, seat_marks, text_on
 from ...core.events import Event, Score
@@ -80,7 +81,7 @@ def storey_size(state: ManhattanState) -> float:
 def board(state: ManhattanState, *, events: Sequence[Event] = (), failure: Failure | None = None,
           notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-",
           spots: Mapping[str, str] | None = None,
-          spot_names: Mapping[str, str] | None = None) -> str:
+          spot_names: Mapping[str, str] | None = None, ghost: Sequence[Any] = ()) -> str:
     """An SVG picture of ``state``.
 
     ``events`` are the events of the move just played: the lot a ``Built`` names is outlined
@@ -90,7 +91,9 @@ def board(state: ManhattanState, *, events: Sequence[Event] = (), failure: Failu
     banner; ``notes`` are written above the board. ``size`` sets the width in pixels (by
     default the picture fills its container); ``prefix`` starts every id of the picture.
     ``spots`` (the analysis board's, "city/lot" -> "legal" or "illegal") are drawn as squares
-    over their lots, each named by ``spot_names``.
+    over their lots, each named by ``spot_names``. ``ghost`` (the analysis board's options,
+    ``replay.core.explore.Option``): each lot's building as each piece would make it, hidden
+    until the page shows one (``previews``).
     """
     banner = [(FAIL, failure.text())] if failure is not None else []
     banner += [(NOTE, note) for note in notes]
@@ -109,6 +112,8 @@ def board(state: ManhattanState, *, events: Sequence[Event] = (), failure: Failu
               _failed(state, failure), strip, _popups(state, events, anchors), top_svg]
     if spots:
         layers.append(_spots(spots, spot_names or {}))
+    if ghost:
+        layers.append(previews(state, ghost))
     return wrap("svg", wrap("defs", element("path", id=f"{prefix}star", d=STAR), MARK_STYLE),
                 *layers,
                 xmlns="http://www.w3.org/2000/svg", class_="manhattan-board",
@@ -187,6 +192,38 @@ def colour_marks(state: ManhattanState) -> dict[str, str]:
     """Each colour's mark: its seat's (``seat_marks``), so a seat of two colours has one."""
     marks = seat_marks(p.name for p in state.config.players)
     return {c: marks[s] for c, s in state.seat_of.items() if 0 <= s < len(marks)}
+
+
+def previews(state: ManhattanState, options: Sequence[Any]) -> str:
+    """The analysis board's ghosts: for each lot and piece the builds of ``options`` put
+    there, a group ``g.preview`` (``data-spot`` the lot, ``data-label`` the piece,
+    ``data-options`` its builds' indexes) holding the building the piece would make, hidden
+    until the page shows it (``web/static/ghost.js``)."""
+    t = storey_size(state)
+    marks = colour_marks(state)
+    groups: dict[tuple[str, str], list[Any]] = {}
+    pieces: dict[tuple[str, str], tuple[int, str]] = {}
+    seat = state.current_player
+    for o in options:
+        city, _, lot = o.spot.partition("/")
+        if city not in CITIES or not lot.isdigit() or seat is None:
+            continue
+        move = state.family.decode_move(o.move, "")
+        if type(move) is not Build:
+            continue
+        key = (o.spot, o.facet)
+        groups.setdefault(key, []).append(o)
+        pieces[key] = (move.storeys, move.colour or state.colours_of[seat][0])
+    out = []
+    for (spot, facet), found in sorted(groups.items()):
+        city, _, lot = spot.partition("/")
+        c = CITIES.index(city)
+        storeys, colour = pieces[spot, facet]
+        stack = [*state.board.get((c, int(lot)), []), (colour, storeys)]
+        out.append(wrap("g", _building(c, int(lot), stack, t, marks), class_="preview",
+                        data_spot=spot, data_label=facet,
+                        data_options=" ".join(str(o.index) for o in found)))
+    return wrap("g", *out, class_="previews", font_weight="bold", text_anchor="middle")
 
 
 def _buildings(state: ManhattanState) -> str:

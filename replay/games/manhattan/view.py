@@ -20,12 +20,13 @@ class ManhattanView(View):
     def board(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
               notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-",
               spots: Mapping[str, str] | None = None,
-              spot_names: Mapping[str, str] | None = None, linked: bool = False) -> str:
+              spot_names: Mapping[str, str] | None = None, linked: bool = False,
+              ghost: Sequence[Any] = ()) -> str:
         from .drawing import board  # on first use: a verification draws nothing
 
         assert isinstance(state, ManhattanState)
         return board(state, events=events, failure=failure, notes=notes, size=size,
-                     prefix=prefix, spots=spots, spot_names=spot_names)
+                     prefix=prefix, spots=spots, spot_names=spot_names, ghost=ghost)
 
     def describe_move(self, move: Any, events: Sequence[Event] | None,
                       state: GameState) -> MoveText:
