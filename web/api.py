@@ -9,10 +9,11 @@ from flask.typing import ResponseReturnValue
 
 from replay.core.errors import LogFormatError
 from replay.core.verify import verify as verify_report
+from replay.library.provenance import VariationOf, variations_of
 from replay.library.spellings import sources
 
 from . import db as store
-from . import viewer
+from . import origins, viewer
 from .games import (
     MAX_OFFSET,
     Entry,
@@ -28,9 +29,12 @@ from .limits import check_rate
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def game_json(row: store.GameRow, entry: Entry | None = None) -> dict[str, Any]:
+def game_json(row: store.GameRow, entry: Entry | None = None,
+              origin: VariationOf | None = None) -> dict[str, Any]:
     """A stored game as the API returns it; with ``entry``, also its last move and where the
-    viewer opens."""
+    viewer opens. A saved variation (``origin``, or ``entry``'s: ``web.origins``) says of
+    which game and from which position: ``variation_of``, ``{"id": ..., "from": b}``, with
+    the ``url`` of that position when the game is stored here."""
     out: dict[str, Any] = {
         "id": row.id,
         "url": url_for("pages.game", game_id=row.id, _external=True),
@@ -49,6 +53,13 @@ def game_json(row: store.GameRow, entry: Entry | None = None) -> dict[str, Any]:
     }
     if row.original is not None or entry is not None and entry.row.original is not None:
         out["original_url"] = url_for("pages.original", game_id=row.id, _external=True)
+    if origin is None and entry is not None:
+        origin = origins.of_entry(entry)
+    if origin is not None:
+        out["variation_of"] = origin.as_json()
+        if origin.original is not None:
+            out["variation_of"]["url"] = url_for("pages.position", game_id=origin.id,
+                                                 n=origin.base, _external=True)
     if entry is not None:
         out["sources"] = sources(store.get_db(), row.id)
         out["last_move"] = entry.last
@@ -69,9 +80,11 @@ def list_games() -> ResponseReturnValue:
     expansion = (request.args.get("expansion") or "").strip()[:64] or None
     limit = query_int("limit", 50, 1, 200)
     offset = query_int("offset", 0, 0, MAX_OFFSET)
-    rows, total = store.search(store.get_db(), verdict, player, limit, offset, game=game,
+    db = store.get_db()
+    rows, total = store.search(db, verdict, player, limit, offset, game=game,
                                expansion=expansion)
-    return jsonify(total=total, games=[game_json(r) for r in rows])
+    found = variations_of(db, (r.id for r in rows))
+    return jsonify(total=total, games=[game_json(r, origin=found.get(r.id)) for r in rows])
 
 
 @bp.post("/games")

@@ -22,8 +22,9 @@ from replay import svg
 from replay.core.colours import seat_marks, text_on
 from replay.core.errors import LogFormatError
 from replay.core.family import families
+from replay.library.provenance import VariationOf, variations_of
 
-from . import analysis, uploads, variations, viewer
+from . import analysis, origins, uploads, variations, viewer
 from . import db as store
 from .errors import respond
 from .games import MAX_OFFSET, Entry, cache, check, entry_or_404, log_limit, query_int, save
@@ -61,7 +62,13 @@ def template_helpers() -> dict[str, object]:
     return {"player_colour": svg.player_colour, "game_label": game_label,
             "expansion_label": expansion_label, "figure_word": figure_word,
             "ranking": ranking, "seat_marks": seat_marks, "text_on": text_on,
-            "marks_by_name": marks_by_name}
+            "marks_by_name": marks_by_name, "origin_url": origin_url}
+
+
+def origin_url(origin: VariationOf) -> str | None:
+    """Where a saved variation's "variation of ..." leads (``origins.origin_url``), as
+    this visitor hides results or not."""
+    return origins.origin_url(origin, hiding_results())
 
 
 def marks_by_name(players: list[dict[str, str]]) -> dict[str, str]:
@@ -114,16 +121,18 @@ def library() -> ResponseReturnValue:
     sort = sort if sort in store.SORTS else "date"
     descending = request.args.get("order", "desc" if sort in ("date", "moves") else "asc") \
         != "asc"
-    rows, total = store.search(store.get_db(), verdict or None, player or None, size,
+    db = store.get_db()
+    rows, total = store.search(db, verdict or None, player or None, size,
                                (page - 1) * size, sort, descending, game_name or None,
                                expansion or None)
     pages = max(1, -(-total // size))
     filters = {"verdict": verdict or None, "player": player or None, "game": game_name or None,
                "expansion": expansion or None}
-    return render_template("library.html", rows=rows, total=total, page=page, pages=pages,
-                           verdict=verdict, player=player, sort=sort, descending=descending,
-                           sorts=SORT_LABELS, filters=filters, game=game_name,
-                           expansion=expansion, choices=filter_choices(game_name))
+    return _varies(Response(render_template(
+        "library.html", rows=rows, total=total, page=page, pages=pages, verdict=verdict,
+        player=player, sort=sort, descending=descending, sorts=SORT_LABELS, filters=filters,
+        game=game_name, expansion=expansion, choices=filter_choices(game_name),
+        origins=variations_of(db, (r.id for r in rows)))))
 
 
 def filter_choices(game_name: str) -> dict[str, list[tuple[str, str]]]:
@@ -293,7 +302,8 @@ def _page(entry: Entry, n: int, context: dict[str, Any]) -> ResponseReturnValue:
     return _varies(Response(render_template(
         "viewer.html", view=view, entry=entry, row=entry.row, summary=entry.summary,
         board=Markup(view.board), next_tile=Markup(view.next_tile_svg), chart=Markup(chart),
-        standings=viewer.standings(shown, n) if parsed else [], **context)))
+        standings=viewer.standings(shown, n) if parsed else [], origin=origins.of_entry(entry),
+        **context)))
 
 
 @bp.get("/games/<game_id>/moves/<int:n>.svg")

@@ -96,6 +96,19 @@ def test_a_variation_by_clicking(server: str, page: Any, name: str) -> None:
     page.wait_for_url(f"{server}/games/*/moves/*")
     assert f"/games/{gid}/" not in page.url
     expect(page.locator(".badge.ok")).to_be_visible()
+    # it says which game it came from, and leads back to it at the branch (issue 36 item 3)
+    origin = page.locator(".game-head .origin-line")
+    expect(origin).to_contain_text(f"Variation of {log['players'][0]['name']}")
+    expect(origin).to_contain_text(f"from move {n}")
+    page.screenshot(path=str(OUT / f"analysis-{name}-saved.png"))
+    if name == "base":  # the library's row says the same
+        saved = page.url
+        page.goto(f"{server}/games")
+        expect(page.locator("table.library .origin")).to_contain_text(f"from move {n}")
+        page.screenshot(path=str(OUT / "analysis-library-variation.png"))
+        page.goto(saved)
+    origin.locator("a").click()
+    page.wait_for_url(f"{server}/games/{gid}/moves/{n}")
 
 
 def line_moves(url: str) -> list[dict[str, Any]]:
