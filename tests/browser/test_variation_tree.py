@@ -119,6 +119,7 @@ def test_a_tree_of_lines(server: str, page: Any, phone: Any, device: str) -> Non
     promote.focus()
     pg.keyboard.press("Enter")
     main = top_lines(pg).first
+    expect(main.locator("a.var-move").nth(1)).to_be_focused()  # the line promoted
     expect(main.locator(":scope > ol.var-moves > li > a.var-move")).to_have_count(2)
     promoted = [f"/games/{gid}/variation/{b}/{first}.{other}/moves/{b + 1}",
                 f"/games/{gid}/variation/{b}/{first}.{other}/moves/{b + 2}"]
@@ -184,22 +185,42 @@ def check_phone(pg: Any) -> None:
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
 
 
-def test_a_deleted_sub_line_shown_goes_back_to_its_branch(server: str, page: Any) -> None:
+def test_deleted_when_shown_and_top_lines_promoted(server: str, page: Any) -> None:
+    """A sub-line deleted while shown: the line it branched from, at the branch; the
+    variation's own "delete": the game's position at the branch; two lines from one position,
+    the second promoted: the lines at that position reordered."""
     gid = store(server, generate_log("base", 3, 7))["id"]
     b = START
     page.goto(f"{server}/games/{gid}/moves/{b}?explore=1")
     first = play(page, b)
     second = play(page, b + 1)
-    page.locator("#controls a[aria-label='previous move']").click()
+    back = page.locator("#controls a[aria-label='previous move']")
+    back.click()
     expect(page.locator("#viewer")).to_have_attribute("data-move", str(b + 1))
     play(page, b + 1, avoid=second)
     sub = page.locator("#var-tree ol.var-moves ul.var-lines > li.var-line")
     sub.get_by_role("button", name="delete this line").click()
-    # the line it branched from, at the branch: still kept, now shown
     page.wait_for_url(f"{server}/games/{gid}/variation/{b}/{first}.{second}/moves/{b + 1}")
     expect(page.locator("#var-tree ul.var-lines ul.var-lines")).to_have_count(0)
     expect(page.locator("#var-tree a.var-move.current")).to_have_attribute("data-move",
                                                                             str(b + 1))
+    # the variation's head has a "delete" too: the line shown, then the game at the branch
+    page.locator("#explore .var-head [data-forget]").click()
+    page.wait_for_url(f"{server}/games/{gid}/moves/{b}?explore=1")
+    expect(page.locator("#var-tree")).to_be_hidden()
+    # two lines from one position: one step back to it inside a line, another first move
+    first = play(page, b)
+    back.click()
+    expect(page.locator("#viewer")).to_have_attribute("data-move", str(b))
+    other = play(page, b, avoid=first)
+    lines = top_lines(page)
+    expect(lines).to_have_count(2)
+    expect(lines.nth(0).get_by_role("button", name="promote this line")).to_have_count(0)
+    lines.nth(1).get_by_role("button", name="promote this line").click()
+    page.reload()
+    assert [moves_of(top_lines(page).nth(k)) for k in (0, 1)] == [
+        [f"/games/{gid}/variation/{b}/{other}/moves/{b + 1}"],
+        [f"/games/{gid}/variation/{b}/{first}/moves/{b + 1}"]]
 
 
 def test_stored_data_is_checked(server: str, page: Any) -> None:

@@ -217,6 +217,7 @@
         if (!firstId) firstId = a.id;
         a.href = lineUrl(b, leaf, n);
         a.dataset.move = String(n);
+        a.dataset.path = m.path.join(".");
         a.appendChild(el("span", "num", String(n)));
         a.appendChild(document.createTextNode(m.words || "move " + n));
         if (here && here.b === b && here.path === m.path.join(".")) {
@@ -318,9 +319,10 @@
     render(data);
     const box = document.getElementById("var-tree");
     if (!box) return;
-    const li = action === "promote" ? box.querySelector(
-      '.var-line[data-path="' + CSS.escape(tokens.join(".")) + '"] > .var-tools .var-delete') : null;
-    (li || box.querySelector("h2")).focus();
+    // keyboard users stay where they were: on the line promoted, or the tree's head
+    const moved = action === "promote" ? box.querySelector(
+      'a.var-move[data-path="' + CSS.escape(tokens.join(".")) + '"]') : null;
+    (moved || box.querySelector("h2")).focus();
   }
 
   document.addEventListener("click", function (e) {
