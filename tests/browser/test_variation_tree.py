@@ -146,6 +146,7 @@ def test_a_tree_of_lines(server: str, page: Any, phone: Any, device: str) -> Non
     # a move's link opens exactly that position of that line
     pg.goto(f"{server}/games/{gid}/moves/3")
     expect(pg.locator("#var-tree a.var-move")).to_have_count(2)
+    shoot(pg, f"variation-tree-{device}-game.png")  # the game's page: the tree alone
     pg.locator("#var-tree a.var-move").first.click()
     target = f"{server}/games/{gid}/variation/{b}/{first}.{other}/moves/{b + 1}"
     pg.wait_for_url(target)
