@@ -123,13 +123,11 @@
       return l.b === shown.b && startsWith(l.t, shown.t);
     });
     if (!kept) {
-      const i = data.lines.findIndex(function (l) {
-        return l.b === shown.b && startsWith(shown.t, l.t);
-      });
       kept = { b: shown.b, t: shown.t, w: shown.t.map(function () { return ""; }), s: 0 };
       const shorter = data.lines.filter(function (l) {
         return l.b === shown.b && startsWith(shown.t, l.t);
       });
+      const i = shorter.length ? data.lines.indexOf(shorter[0]) : -1;
       shorter.forEach(function (l) { l.w.forEach(function (w, k) { if (w) kept.w[k] = w; }); });
       data.lines = data.lines.filter(function (l) { return shorter.indexOf(l) < 0; });
       if (i >= 0) data.lines.splice(i, 0, kept); else data.lines.push(kept);
