@@ -1,6 +1,7 @@
 """The analysis board in a real browser: a variation played by clicking in every family, the
 shaded spots against ``legal_moves()``, a refusal in the verifier's words, the variation
-reloaded from its URL and saved as a new game; on a desktop and on a phone."""
+reloaded from its URL, listed on the game's page and saved as a new game; on a desktop and on
+a phone."""
 
 from __future__ import annotations
 
@@ -82,14 +83,14 @@ def test_a_variation_by_clicking(server: str, page: Any, name: str) -> None:
         expect(page.locator("#refusal")).to_be_visible()
         expect(page.locator("#refusal")).to_contain_text("rule")
     page.screenshot(path=str(OUT / f"analysis-{name}-variation.png"))
-    # the URL opens the same variation; the game's page offers it back
+    # the URL opens the same variation; the game's page lists it (lines.js) and opens it
     url = page.url
     page.reload()
     expect(page.locator("#moves ol.variation a.move")).to_have_count(2)
     assert page.url == url
     page.goto(f"{server}/games/{gid}/moves/{n}")
-    expect(page.locator("#explore .var-offer")).to_contain_text(f"from move {n}")
-    page.locator("#explore .var-offer a").click()
+    expect(page.locator("#var-tree .var-branch-head")).to_have_text(f"From move {n} of the game")
+    page.locator("#var-tree a.var-move").last.click()
     page.wait_for_url(url)
     # saved as a new game, through the upload's checks
     page.locator("#explore .save-form button").click()
@@ -137,13 +138,15 @@ def test_a_variation_on_a_phone(server: str, phone: Any) -> None:
     expect(phone.locator("#viewer")).to_have_attribute("data-move", "9")
     expect(phone.locator("#moves ol.variation a.move")).to_have_count(1)
     phone.screenshot(path=str(OUT / "analysis-phone-variation.png"))
-    # left: the game's page offers it back; deleted: offered no more, even after a reload
+    # left: the game's page lists it; deleted: listed no more, even after a reload
     phone.goto(f"{server}/games/{gid}/moves/3")
-    offer = phone.locator("#explore .var-offer")
-    expect(offer).to_contain_text("from move 8 (1 move)")
-    offer.locator("[data-forget]").tap()
-    expect(offer).to_have_count(0)
+    tree = phone.locator("#var-tree")
+    expect(tree.locator(".var-branch-head")).to_have_text("From move 8 of the game")
+    expect(tree.locator("a.var-move")).to_have_count(1)
+    tree.get_by_role("button", name="delete this line").tap()
+    expect(tree).to_be_hidden()
     phone.reload()
     expect(phone.locator("#board svg")).to_be_visible()
-    expect(phone.locator("#explore .var-offer")).to_have_count(0)
+    expect(phone.locator("#var-tree")).to_be_hidden()
+    expect(phone.locator("#var-tree a.var-move")).to_have_count(0)
 

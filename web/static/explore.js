@@ -4,31 +4,14 @@
 // forbids a move there, in the verifier's words), a piece filters the spots (Manhattan), and
 // a menu's button plays its move by opening the next page of the line in place (viewer.js's
 // CR.open). Without it, every button still works: the form submits and the server redirects.
-// The variation shown is remembered per game (localStorage), so the game's page offers it back.
+// The variations kept in the browser are lines.js's.
 (function () {
   "use strict";
   const root = document.getElementById("viewer");
   if (!root || !window.CR) return;
-  const KEY = "cr-variation:" + root.dataset.game;
   let facet = "";
 
   function panel() { return document.getElementById("explore"); }
-
-  function store(key, value) {
-    try {
-      if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, value);
-    } catch (e) { /* private mode: nothing is remembered */ }
-  }
-
-  function stored(key) {
-    try { return localStorage.getItem(key); } catch (e) { return null; }
-  }
-
-  function esc(text) {
-    const div = document.createElement("div");
-    div.textContent = text;
-    return div.innerHTML;
-  }
 
   function spotsOn(board) { return board ? board.querySelectorAll("g.spot") : []; }
 
@@ -84,30 +67,6 @@
     });
   }
 
-  // The variation shown is remembered; the game's own pages offer it back.
-  function remember() {
-    if ("variation" in root.dataset) {
-      const moves = document.querySelectorAll("#moves ol.variation a.move").length;
-      const url = new URL(root.dataset.base + root.dataset.move, location.href).href;
-      store(KEY, JSON.stringify({ url: url, from: root.dataset.variation, moves: moves }));
-      return;
-    }
-    const box = panel();
-    const kept = stored(KEY);
-    if (!box || !kept || box.querySelector(".var-offer")) return;
-    let v = null;
-    try { v = JSON.parse(kept); } catch (e) { v = null; }
-    const game = new URL(root.dataset.gameUrl + "/", location.href).href;
-    if (!v || typeof v.url !== "string" || v.url.indexOf(game) !== 0) return;
-    const p = document.createElement("p");
-    p.className = "var-offer";
-    p.innerHTML = "Your variation from move " + esc(String(v.from)) + " (" +
-      esc(String(v.moves)) + " move" + (v.moves === 1 ? "" : "s") + "): " +
-      '<a class="btn-text" data-var-open href="' + esc(v.url) + '">open it</a> ' +
-      '<button type="button" class="btn-text" data-forget>delete</button>';
-    box.insertBefore(p, box.firstChild);
-  }
-
   function positionOf(url) {
     const m = /\/moves\/(\d+)(?:[?#]|$)/.exec(url);
     return m ? parseInt(m[1], 10) : 0;
@@ -119,18 +78,8 @@
     if (g) { e.preventDefault(); choose(g.dataset.spot); return; }
     const f = e.target.closest("#explore .facets button[data-facet]");
     if (f) { facet = facet === f.dataset.facet ? "" : f.dataset.facet; filter(); return; }
-    const forget = e.target.closest("#explore [data-forget]");
-    if (forget) {
-      store(KEY, null);
-      const offer = forget.closest(".var-offer");
-      if (offer) { offer.remove(); return; }
-      const href = forget.dataset.href;
-      if (href) window.CR.open(href + "?explore=1", positionOf(href));
-      return;
-    }
     if (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
-    const a = e.target.closest("#explore a[data-leave], #controls a[data-explore-on], " +
-                               "#explore a[data-var-open]");
+    const a = e.target.closest("#explore a[data-leave], #controls a[data-explore-on]");
     if (a) { e.preventDefault(); window.CR.open(a.href, positionOf(a.href)); }
   });
 
@@ -164,7 +113,6 @@
     }
   });
 
-  document.addEventListener("cr:shown", function () { filter(); remember(); });
+  document.addEventListener("cr:shown", filter);
   filter();
-  remember();
 })();
