@@ -101,11 +101,13 @@ TILES_NOT_YET_MOVED: set[str] = set()  # every one moved
 
 def test_the_tile_layer_names_no_feature_of_hunters_and_gatherers() -> None:
     """Issue 36 item 1: the shared tile layer (``replay/tiles``) asks a family for its own
-    features (``replay.tiles.kinds``, the fuzz checker's hooks) and names none of them."""
+    features (``replay.tiles.kinds``, the fuzz checker's hooks) and names none of them, nor
+    its rules' ids."""
     words = _hunters_gatherers_features()
     assert {"forest", "gatherer", "gold", "volcano", "hut", "spring"} <= words  # it reads
-    pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(w)}(?:e?s)?(?![\w-])" for w in
-                                  sorted(words, key=len, reverse=True)), re.IGNORECASE)
+    pattern = re.compile("|".join([rf"(?<![\w-]){re.escape(w)}(?:e?s)?(?![\w-])" for w in
+                                   sorted(words, key=len, reverse=True)] + [r"\bHG\d+\b"]),
+                         re.IGNORECASE)  # and its rules' ids
     found, still = [], set()
     for path in sorted((ROOT / "replay" / "tiles").glob("*.py")):
         hits = [f"{_where(path, n)}: {hit}"
