@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -23,7 +24,7 @@ from replay.generate import config_for, dumps, generate_log
 from replay.tiles.art import rotate_point, tile_art
 from replay.tiles.events import Place
 from replay.tiles.moves import FigureChoice
-from replay.tiles.sets import builtin_tileset
+from replay.tiles.sets import DATA_DIR, builtin_tileset
 from replay.tiles.state import TileState
 from replay.tiles.tileset import TileType
 
@@ -226,7 +227,10 @@ def test_every_tile_draws_its_symbols_and_gives_each_segment_an_anchor(set_id: s
     """Inns, cathedrals, pennants (IC1-IC3), hills and vineyards (HS7, HS9), forests, rivers,
     lakes with fish, gold, animals, fire, mushrooms, sacred place (HG2-HG11)."""
     expected_flags = {"hill", "vineyard", "volcano"}
+    raw = json.loads((Path(DATA_DIR) / f"{set_id}.json").read_text(encoding="utf-8"))
+    flags_of = {t["id"]: {f for f in expected_flags if t.get(f)} for t in raw["tiles"]}
     for t in builtin_tileset(set_id).tiles:
+        assert set(t.flags) == flags_of[t.id], t.id  # the file's flags, every one
         art = tile_art(t)
         names = [name for name, _ in art.icons]
         for seg in t.segments:
@@ -235,7 +239,7 @@ def test_every_tile_draws_its_symbols_and_gives_each_segment_an_anchor(set_id: s
                 if seg.attr(key):
                     assert key in names, (t.id, key)
         for flag in expected_flags:
-            assert (flag in names) == bool(getattr(t, flag)), (t.id, flag)
+            assert (flag in names) == (flag in flags_of[t.id]), (t.id, flag)
         assert len(art.anchors) == len(t.segments)
         for ax, ay in art.anchors:
             assert 0 < ax < 100 and 0 < ay < 100, t.id
@@ -313,6 +317,34 @@ def test_large_followers_shepherds_and_huts(args: tuple[Any, ...], kind: str) ->
     owner = next(f.player for f in game.figures_on_board() if f.kind == kind)
     fill = figure.attrib.get("fill") or figure.find(f"{NS}use").attrib["fill"]  # type: ignore[union-attr]
     assert fill == svg.player_colour(game.players[owner].colour)
+
+
+def _undefined_refs(picture: str) -> set[str]:
+    """The ``href``s of a picture that name no element of it."""
+    root = xml(picture)
+    ids = {e.attrib["id"] for e in root.iter() if "id" in e.attrib}
+    return {e.attrib["href"] for e in root.iter() if "href" in e.attrib} - {f"#{i}" for i in ids}
+
+
+def test_a_family_figure_is_defined_in_the_pictures_of_its_games_only() -> None:
+    """Issue 36 item 1: Hunters & Gatherers' hut is drawn as the family tells the tile layer
+    (``kinds.FIGURES``); its shape is defined in every picture of its games, a hut on the board
+    or not yet, and in no Carcassonne picture; every figure drawn names a defined shape."""
+    from replay.games.hunters_gatherers.features import FIGURES
+
+    hut_def = f".//{NS}defs/{NS}path[@id='cr-hut']"
+    first = svg.render(parse(generate_log("hunters-gatherers", 2, 5)), 0)
+    with_hut = svg.board(_play_until(("hunters-gatherers", 2, 5), "hut"))
+    for picture in (first, with_hut):
+        hut = xml(picture).find(hut_def)
+        assert hut is not None and hut.attrib["d"] == FIGURES["hut"].d
+        assert hut.attrib["fill-rule"] == "evenodd"
+        assert not _undefined_refs(picture)
+    assert xml(with_hut).find(f".//{NS}use[@href='#cr-hut']") is not None
+    for args in (("base", 2, 5), ("base", 3, 1, ("inns-cathedrals", "hills-sheep"))):
+        picture = svg.render(parse(generate_log(*args)))
+        assert xml(picture).find(hut_def) is None and "hut" not in picture
+        assert not _undefined_refs(picture)
 
 
 def test_hunters_gatherers_board_shows_forests_rivers_and_lakes() -> None:

@@ -90,7 +90,7 @@ def test_hg1_exactly_one_start_tile_with_volcano(ts: TileSet) -> None:
     mammoth, a one-fish lake."""
     starts = [t for t in ts.tiles if t.start]
     assert [t.id for t in starts] == ["HG-56"]
-    assert [t.id for t in ts.tiles if t.volcano] == ["HG-56"]
+    assert [t.id for t in ts.tiles if "volcano" in t.flags] == ["HG-56"]
     start = starts[0]
     assert not start.bonus
     assert start.edges == "MFFR"

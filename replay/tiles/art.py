@@ -9,7 +9,8 @@ drawing follows a few generic rules, so new tile sets need no code:
   three sides: everything but a bay);
 * line segments (a road...) run from the middle of each side they reach toward the centre (two
   sides: one curve through the centre); a road that ends on the tile ends at a crossing (3 or
-  more ends), a cloister, a city gate or a house; a line feeding a pool ends in it or at a spring;
+  more ends), a cloister, a city gate or a house; a line feeding a pool ends in it or at its
+  source on the tile (``kinds.SOURCES``);
 * segments that touch no side (a cloister, a pool, an inner field) sit in the middle.
 
 Which segment type is drawn how, and in which colour, is ``kinds`` (a family adds its own).
@@ -55,11 +56,11 @@ from .kinds import (
     AREA_TYPES,
     COLOURS,
     COUNTED,
-    FLAGS,
     GROUND_TYPES,
     LINE_TYPES,
     MIDDLE_TYPES,
     POOLS,
+    SOURCES,
     SYMBOLS,
 )
 from .raster import (
@@ -102,7 +103,7 @@ class TileArt:
 
 def art_key(tile: TileType) -> tuple[Any, ...]:
     """What the artwork depends on (tile types of combined sets are rebuilt on every parse)."""
-    return (tile.id, tile.edges, tile.rotations[0].pos, *(getattr(tile, f) for f in FLAGS),
+    return (tile.id, tile.edges, tile.rotations[0].pos, tile.flags,
             tuple((s.type, s.name, s.touches, tuple(sorted(s.attrs.items())))
                   for s in tile.segments))
 
@@ -138,7 +139,7 @@ class _Work:
         self.pool_r = (17.0, 13.0)
         self.shapes: dict[int, Shape] = {}  # area shapes (cities...)
         self.lines: dict[int, list[Shape]] = {}  # line shapes (roads...)
-        self.ends: list[tuple[str, Point]] = []  # crossings and springs
+        self.ends: list[tuple[str, Point]] = []  # crossings and sources
         self.stubs: list[Shape] = []
         self.regions: dict[int, set[int]] = {}
         self.has_cloister = "cloister" in self.types
@@ -245,16 +246,17 @@ def _lines(w: _Work) -> None:
 
 
 def _line_end(w: _Work, i: int, side: int, start: Point) -> Point:
-    """Where a line that reaches one side ends: its pool, a spring, a city gate or the
+    """Where a line that reaches one side ends: its pool, its source, a city gate or the
     centre."""
     seg = w.segs[i]
     if w.types[i] in POOLS.values():
         touched = [t for t in seg.touches if t in w.pool_centre]
         if touched:
             return w.pool_centre[touched[0]]
-        if seg.attr("spring"):
+        source = next((s for s in SOURCES if seg.attr(s)), None)
+        if source is not None:
             end = offset(start, INWARD[side], 30)
-            w.ends.append(("spring", end))
+            w.ends.append((source, end))
             return end
     elif not w.has_cloister and len(w.one_sided_roads) == 1 and w.cities:
         # a road ending at a city gate runs on under the wall
@@ -363,7 +365,7 @@ def _line_icons(w: _Work, poly: list[Point], wanted: list[str]) -> None:
 
 def _flag_icons(w: _Work, taken: list[Point]) -> None:
     """The tile's flags (``kinds.FLAGS``: a hill...), in its largest ground region."""
-    flags = [f for f in FLAGS if getattr(w.tile, f)]
+    flags = list(w.tile.flags)
     if not flags:
         return
     regions = w.regions
@@ -390,9 +392,10 @@ def _terrain_svg(tile: TileType, shapes: dict[int, Shape], lines: dict[int, list
                            rx=fmt(pool_r[0]), ry=fmt(pool_r[1]), fill=COLOURS[t],
                            stroke=COLOURS[f"{POOLS[t]}-edge"], stroke_width="2.5"))
     for kind, p in ends:
-        if kind == "spring":
-            out.append(element("circle", class_="spring", cx=fmt(p[0]), cy=fmt(p[1]), r="6",
-                               fill="#bfe3ff", stroke=COLOURS["spring-edge"], stroke_width="2"))
+        if kind in SOURCES:
+            out.append(element("circle", class_=kind, cx=fmt(p[0]), cy=fmt(p[1]), r="6",
+                               fill=COLOURS[kind], stroke=COLOURS[f"{kind}-edge"],
+                               stroke_width="2"))
     for t in types:
         if not _known(t):  # a segment type this drawing does not know yet: a neutral patch
             out.append(element("circle", class_=f"segment-{_safe(t)}", cx="50", cy="50",

@@ -25,8 +25,8 @@ from ..core.svgtext import num as _f
 from .art import SIZE, Point, TileArt, rotate_point, svg_id, tile_art
 from .events import FigureReturned, Place
 from .features import Feature
-from .icons import CROOK, HUT, MEEPLE, SHEEP, icon_def
-from .kinds import GROUND_TYPES, ROLE
+from .icons import CROOK, MEEPLE, SHEEP, icon_def
+from .kinds import FIGURES, GROUND_TYPES, ROLE
 from .overlays import banner as banner_of
 from .overlays import grown, spots_svg
 from .state import Placement, TileState
@@ -69,6 +69,8 @@ class _Board:
         self.tiles: dict[str, TileArt] = {}
         self.refs: dict[str, tuple[str, TileArt]] = {}  # tile id -> (its def's id, its art)
         self.icons: set[str] = set()
+        # the family figure kinds whose shapes it defines: its game's, and any it draws
+        self.shapes = {kind for kind in game.figure_kinds if kind in FIGURES}
         self.firsts = [p.first_node for p in game.placements]
         self.marks = seat_marks(p.name for p in game.players)
 
@@ -101,7 +103,8 @@ class _Board:
         out = [wrap("g", art.terrain, id=sid) for sid, art in self.tiles.items()]
         out.extend(icon_def(self.prefix, name) for name in sorted(self.icons))
         out.append(element("path", id=f"{self.prefix}meeple", d=MEEPLE))
-        out.append(element("path", id=f"{self.prefix}hut", d=HUT, fill_rule="evenodd"))
+        out.extend(element("path", id=f"{self.prefix}{kind}", d=shape.d, fill_rule=shape.fill_rule)
+                   for kind, shape in FIGURES.items() if kind in self.shapes)
         out.append(wrap("g", SHEEP, id=f"{self.prefix}sheep"))
         return wrap("defs", *out, MARK_STYLE)
 
@@ -314,10 +317,12 @@ def _figure_svg(b: _Board, kind: str, colour: str, x: float, y: float, lying: bo
                     href=f"#{b.prefix}meeple", transform=f"{tr}{turn}{scale} scale(1.6)",
                     fill=fill, stroke=line, stroke_width="1.2") \
             + _mark(mark, x + drop * lying, y + drop * (not lying), 13 * big, fill)
-    if kind == "hut":
-        return wrap("use", tip, class_=f"figure hut{extra}", href=f"#{b.prefix}hut",
+    shape = FIGURES.get(kind)
+    if shape is not None:  # a family's own figure (``kinds.FIGURES``)
+        b.shapes.add(kind)
+        return wrap("use", tip, class_=f"figure {kind}{extra}", href=f"#{b.prefix}{kind}",
                     transform=f"{tr} scale(1.6)", fill=fill, stroke=line, stroke_width="1.2") \
-            + _mark(mark, x, y - 2.5, 12, fill)
+            + _mark(mark, x, y + shape.mark_dy, shape.mark_size, fill)
     if kind == "shepherd":
         return wrap("g", tip, element("use", href=f"#{b.prefix}meeple", fill=fill, stroke=line,
                                       stroke_width="1.2"),

@@ -245,7 +245,7 @@ class TileChecker(Checker):
         tile = self.tiles_by_id[e["tile"]]
         rule = e["rule"]
         assert rule == "G5", f"a discard under rule {rule}: {e}"
-        assert not tile.bonus, f"G5: bonus tile {tile.id} discarded as a land tile (HG7)"
+        assert not tile.bonus, f"G5: bonus tile {tile.id} discarded as a drawn land tile"
         self.saw("tile discarded (G5)")
         assert not placements_for(self.game, tile), (
             f"{rule}: tile {tile.id} was discarded but fits somewhere")

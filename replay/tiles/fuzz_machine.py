@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from hypothesis import strategies as st
 
-from ..core.family import GameState
+from ..core.family import GameState, families
 from ..generate import config_for
 from ..lab.machines import Choose, Expected, GameMachine, Roll
 from .fuzz import ROTATIONS, TileChecker, fits, frontier_of, touching
@@ -26,7 +26,14 @@ Move = Any  # a tile family's move
 ILLEGAL_KINDS = ("occupied-cell", "detached-cell", "edge-mismatch", "bad-rotation",
                  "wrong-tile", "unknown-location", "occupied-segment", "foreign-figure",
                  "empty-supply")
-FOREIGN_KINDS = ("follower", "large-follower", "shepherd", "hut", "abbot", "Follower")
+UNKNOWN_KINDS = ("abbot", "Follower")  # figure kinds no family has (``foreign_kinds``)
+
+
+def foreign_kinds() -> list[str]:
+    """The figure kinds a foreign figure is drawn from: those of every installed family
+    (another family's are foreign to this one), then kinds that no family has."""
+    known = {k for f in families() for k in getattr(f, "figure_kinds", ())}
+    return sorted(known) + [k for k in UNKNOWN_KINDS if k not in known]
 
 
 def mv(game: Game, x: int = 0, y: int = 0, rotation: int = 0, tile: str | None = None,
@@ -152,7 +159,7 @@ class TileMachine(GameMachine):
                 k, loc = data.draw(st.sampled_from(refused))
                 return kind, mv(game, x, y, rot, tile.id, FigureChoice(k, loc)), checker.figure_rule
         if kind == "foreign-figure":
-            foreign = [k for k in FOREIGN_KINDS if k not in supply]
+            foreign = [k for k in foreign_kinds() if k not in supply]
             k = data.draw(st.sampled_from(foreign))
             loc = data.draw(st.sampled_from(sorted(where)))
             return kind, mv(game, x, y, rot, tile.id, FigureChoice(k, loc)), checker.figure_rule

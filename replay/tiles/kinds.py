@@ -11,7 +11,7 @@ whole by the time they are read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from .tileset import Segment
@@ -48,6 +48,25 @@ COLOURS: dict[str, str] = {"field": "#8dbb4c", "city": "#d3ad6f", "wall": "#7b5a
 SYMBOLS: list[str] = ["pennants", "cathedral", "inn"]
 COUNTED: set[str] = {"pennants"}
 FLAGS: list[str] = ["hill", "vineyard"]
+# Segment attributes of a line feeding a pool that make it start on the tile (a source), away
+# from the pool: drawn there as a round mark in the colour of that name (with its ``-edge``).
+SOURCES: list[str] = []
+
+
+class FigureShape(NamedTuple):
+    """How a family's own figure kind is drawn (``drawing``): a path centred on (0, 0) in tile
+    units, left unfilled so that the figure takes its player's colour, and where its seat's
+    mark sits on it (``mark_dy`` below the centre, at ``mark_size``)."""
+
+    d: str
+    mark_dy: float = 0.0
+    mark_size: float = 13.0
+    fill_rule: str | None = None
+
+
+# The figure kinds of a family drawn as a shape of their own, beside the followers that every
+# tile family shares; a picture defines the shapes of its game's figure kinds.
+FIGURES: dict[str, FigureShape] = {}
 
 
 def register(*, roles: Mapping[str, str | None] | None = None,
@@ -56,17 +75,19 @@ def register(*, roles: Mapping[str, str | None] | None = None,
              lines: Iterable[str] = (), grounds: Iterable[str] = (), middles: Iterable[str] = (),
              pools: Mapping[str, str] | None = None, colours: Mapping[str, str] | None = None,
              symbols: Iterable[str] = (), counted: Iterable[str] = (), flags: Iterable[str] = (),
-             icons: Mapping[str, str] | None = None,
-             icon_scale: Mapping[str, float] | None = None) -> None:
+             sources: Iterable[str] = (), icons: Mapping[str, str] | None = None,
+             icon_scale: Mapping[str, float] | None = None,
+             figures: Mapping[str, FigureShape] | None = None) -> None:
     """Add a family's features: ``roles`` (segment type → what a follower there is called),
     ``prepositions`` (how a figure stands on a segment type), the figure kinds that stand
     ``beside`` their feature, ``describe`` (its words for its own segments of a tile),
     the segment types drawn as ``areas``, ``lines``, ``grounds``, ``middles`` and ``pools``
     (pool type → the line type ending in it), the terrain's ``colours``, the segment
     attributes drawn as ``symbols`` (after those known, in order; the ``counted`` ones once per
-    unit), the tile's ``flags`` drawn as symbols, and the drawings of its symbols (``icons``,
-    centred on (0, 0) in tile units, ``icon_scale`` when not 1.3). Registering again changes
-    nothing."""
+    unit), the tile's ``flags`` drawn as symbols, the attributes of a line that starts at a
+    source on the tile (``sources``, drawn in their ``colours``), the drawings of its symbols
+    (``icons``, centred on (0, 0) in tile units, ``icon_scale`` when not 1.3) and of its own
+    figure kinds (``figures``). Registering again changes nothing."""
     from . import icons as drawings
 
     ROLE.update(roles or {})
@@ -83,5 +104,7 @@ def register(*, roles: Mapping[str, str | None] | None = None,
     SYMBOLS.extend(s for s in symbols if s not in SYMBOLS)
     COUNTED.update(counted)
     FLAGS.extend(f for f in flags if f not in FLAGS)
+    SOURCES.extend(s for s in sources if s not in SOURCES)
+    FIGURES.update(figures or {})
     drawings.ICONS.update(icons or {})
     drawings.ICON_SCALE.update(icon_scale or {})

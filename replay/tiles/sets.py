@@ -40,10 +40,12 @@ def parse_tileset(data: Any, label: str = "tile set", trusted: bool = False) -> 
             err = errors[0]
             path = "/" + "/".join(str(p) for p in err.absolute_path)
             raise TileSetError(f"{label}: {path}: {schema_message(err, 'a tile set')}")
-    tiles = build_tiles(data, label)
     from ..core.family import family
 
-    family(data["game"])  # imported, the family has told the tile layer its features (kinds)
+    # imported, the family has told the tile layer its features (``kinds``): its tiles' symbols,
+    # attributes and flags are read by them
+    family(data["game"])
+    tiles = build_tiles(data, label)
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return TileSet(
         id=data["id"], name=data["name"], game=data["game"],

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from ..core.errors import TileSetError
 from ..core.values import value_type
+from .kinds import FLAGS, SOURCES, SYMBOLS
 from .words import describe_tile
 
 POSITIONS = ("NL", "N", "NR", "EL", "E", "ER", "SL", "S", "SR", "WL", "W", "WR")
@@ -56,10 +57,6 @@ def _fit_table(edges: str) -> dict[str, tuple[int, ...]]:
     if found is None:
         found = _FITTING[edges] = _fitting_keys(edges)
     return found
-
-
-SCALAR_ATTRS = ("pennants", "fish", "gold", "mushrooms", "deer", "mammoth", "aurochs", "tiger")
-FLAG_ATTRS = ("cathedral", "inn", "spring", "fire", "sacred")
 
 
 class Segment:
@@ -139,9 +136,9 @@ class TileType:
     segments: tuple[Segment, ...]
     start: bool
     bonus: bool
-    hill: bool
+    hill: bool  # read by the engine at each figure: kept apart from ``flags`` too
     vineyard: bool
-    volcano: bool
+    flags: tuple[str, ...]  # the tile's flags (``kinds.FLAGS``: hill, vineyard, a family's)
     rotations: tuple[Rotated, ...]
     order: int  # index in the combined tile set, for deterministic sorting
     open_sides: tuple[int, ...]  # per segment: how many sides it touches (its open ends)
@@ -153,7 +150,7 @@ class TileType:
     cloister_segs: tuple[int, ...]  # G7
 
     def __init__(self, id: str, count: int, edges: str, segments: tuple[Segment, ...],
-                 start: bool, bonus: bool, hill: bool, vineyard: bool, volcano: bool,
+                 start: bool, bonus: bool, hill: bool, vineyard: bool, flags: tuple[str, ...],
                  rotations: tuple[Rotated, ...], order: int, open_sides: tuple[int, ...],
                  fitting: dict[str, tuple[int, ...]], seeds: tuple[SegmentSeed, ...],
                  words: str | None = None, cloister_segs: tuple[int, ...] = ()) -> None:
@@ -165,7 +162,7 @@ class TileType:
         self.bonus = bonus
         self.hill = hill
         self.vineyard = vineyard
-        self.volcano = volcano
+        self.flags = flags
         self.rotations = rotations
         self.order = order
         self.open_sides = open_sides
@@ -181,10 +178,8 @@ class TileType:
         start for the 24 base tiles)."""
         words = self._words
         if words is None:
-            flags = tuple(f for f, on in (("vineyard", self.vineyard), ("volcano", self.volcano))
-                          if on)
             words = describe_tile(self.segments, self.open_sides, self.edges, hill=self.hill,
-                                  flags=flags)
+                                  flags=tuple(f for f in self.flags if f != "hill"))
             object.__setattr__(self, "_words", words)  # (a value's field is set once)
         return words
 
@@ -220,7 +215,7 @@ class TileSet:
         return {t.id: t for t in self.tiles}
 
 
-_COMPARED = "id count edges segments start bonus hill vineyard volcano rotations order open_sides"
+_COMPARED = "id count edges segments start bonus hill vineyard flags rotations order open_sides"
 value_type(Segment, "index id type name touches extra_sides attrs",
            compare="index id type name touches extra_sides")
 value_type(Rotated, "rotation edges pos side_pairs side_segs side_j locations names")
@@ -288,8 +283,8 @@ def _segments(raw: dict[str, Any], where: str) -> tuple[list[Segment], dict[str,
         for ref in s.get("touches", []):
             if ref not in index:
                 raise TileSetError(f"{where}/segments/{i}: touches unknown segment {ref!r}")
-        attrs = {k: int(s[k]) for k in SCALAR_ATTRS if s.get(k)}
-        attrs.update({k: 1 for k in FLAG_ATTRS if s.get(k)})
+        # its symbols and sources (``kinds``), as counts (present: 1)
+        attrs = {k: int(s[k]) for k in (*SYMBOLS, *SOURCES) if s.get(k)}
         segments.append(Segment(
             index=i, id=s["id"], type=s["type"], name=s.get("name"),
             touches=tuple(index[r] for r in s.get("touches", [])),
@@ -335,7 +330,7 @@ def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
     return TileType(
         id=raw["id"], count=raw["count"], edges=raw["edges"], segments=tuple(segments),
         start=bool(raw.get("start")), bonus=bool(raw.get("bonus")), hill=bool(raw.get("hill")),
-        vineyard=bool(raw.get("vineyard")), volcano=bool(raw.get("volcano")),
+        vineyard=bool(raw.get("vineyard")), flags=tuple(f for f in FLAGS if raw.get(f)),
         rotations=rotations, order=order, open_sides=open_sides,
         fitting=_fit_table(raw["edges"]),
         seeds=tuple(SegmentSeed(seg.type, open_sides[seg.index], seg.attr("pennants"),
@@ -349,7 +344,8 @@ def _build_tile(raw: dict[str, Any], order: int, where: str) -> TileType:
 
 def build_tiles(data: Any, label: str) -> tuple[TileType, ...]:
     """The tile types of a tile-set document the schema accepts, checked for what the schema
-    cannot say (unique ids, segments that exist, locations)."""
+    cannot say (unique ids, segments that exist, locations); the family it is for has told the
+    tile layer its symbols, attributes and flags (``kinds``) already."""
     ids = [t["id"] for t in data["tiles"]]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
@@ -363,7 +359,7 @@ def reordered(t: TileType, order: int) -> TileType:
     """``t`` at place ``order`` of a combined tile set."""
     return TileType(
         id=t.id, count=t.count, edges=t.edges, segments=t.segments, start=t.start,
-        bonus=t.bonus, hill=t.hill, vineyard=t.vineyard, volcano=t.volcano,
+        bonus=t.bonus, hill=t.hill, vineyard=t.vineyard, flags=t.flags,
         rotations=t.rotations, order=order, open_sides=t.open_sides, fitting=t.fitting,
         seeds=t.seeds, words=t._words, cloister_segs=t.cloister_segs,
     )

@@ -1,7 +1,7 @@
 """Hunters & Gatherers' features, told to the shared tile layer (``replay.tiles.kinds``) when
 the package is imported: the figures' names on its forests, rivers and meadows, how its
-segment types are drawn, and the drawings of its symbols (fish, gold, mushrooms, the animals,
-fire, sacred places, the volcano)."""
+segment types are drawn, the drawings of its symbols (fish, gold, mushrooms, the animals,
+fire, sacred places, the volcano) and of its hut."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ COUNTED = frozenset({"fish", "gold", "mushrooms", "deer", "mammoth", "aurochs", 
 FLAGS = ("volcano",)  # the tile's flags drawn as symbols
 
 COLOURS = {"meadow": "#b8cf68", "forest": "#2f6b2d", "forest-edge": "#1f4a1d",
-           "river": "#5ba8e8", "river-edge": "#2a6aaa", "lake": "#5ba8e8", "spring-edge": "#2a6aaa"}
+           "river": "#5ba8e8", "river-edge": "#2a6aaa", "lake": "#5ba8e8", "spring": "#bfe3ff",
+           "spring-edge": "#2a6aaa"}
 
 ANIMALS = ("deer", "mammoth", "aurochs", "tiger")
 ANIMAL_PLURALS = {"mammoth": "mammoths", "tiger": "tigers"}
@@ -81,6 +82,11 @@ ICONS: dict[str, str] = {
 }
 ICON_SCALE = {"deer": 1.4, "mammoth": 1.4, "aurochs": 1.4, "tiger": 1.4}
 
+# Its own figure, a hut (HG3), in its player's colour with the seat's mark on its wall.
+FIGURES = {"hut": kinds.FigureShape("M-8,9V-1L0,-9L8,-1V9ZM-2.5,9V3H2.5V9Z", mark_dy=-2.5,
+                                    mark_size=12, fill_rule="evenodd")}
+SOURCES = ("spring",)  # a river may start on its tile, at a spring
+
 # Its features that are completed: their followers go back then (G9, HG6).
 COMPLETABLE = frozenset({"forest", "river"})
 
@@ -138,7 +144,8 @@ def register() -> None:
     kinds.register(roles=ROLES, prepositions={"river": "on", "lake": "by"}, beside=("hut",),
                    describe=nature_parts, areas=("forest",), lines=("river",), grounds=("meadow",),
                    middles=("lake",), pools={"lake": "river"}, colours=COLOURS, symbols=SYMBOLS,
-                   counted=COUNTED, flags=FLAGS, icons=ICONS, icon_scale=ICON_SCALE)
+                   counted=COUNTED, flags=FLAGS, sources=SOURCES, icons=ICONS,
+                   icon_scale=ICON_SCALE, figures=FIGURES)
 
 
 register()
