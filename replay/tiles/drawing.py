@@ -519,9 +519,11 @@ def _preview_figure(b: _Board, kind: str, x: float, y: float, lying: bool, mark:
         big = " scale(1.35)" if kind == "large-follower" else ""
         shape = element("use", href=f"#{b.prefix}meeple",
                         transform=f"{tr}{' rotate(-90)' if lying else ''}{big} scale(1.6)")
-    elif kind in ("hut", "shepherd"):
-        shape = element("use", href=f"#{b.prefix}{'hut' if kind == 'hut' else 'meeple'}",
-                        transform=f"{tr} scale(1.6)")
+    elif kind in FIGURES:  # a family's own figure (``kinds.FIGURES``)
+        b.shapes.add(kind)
+        shape = element("use", href=f"#{b.prefix}{kind}", transform=f"{tr} scale(1.6)")
+    elif kind == "shepherd":
+        shape = element("use", href=f"#{b.prefix}meeple", transform=f"{tr} scale(1.6)")
     else:
         shape = element("circle", cx=_f(x), cy=_f(y), r="8")
     text = element("text", mark, x=_f(x), y=_f(y + 4.7), fill=ink, stroke="none") if mark \
