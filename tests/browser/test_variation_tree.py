@@ -260,3 +260,28 @@ def test_stored_data_is_checked(server: str, page: Any) -> None:
     # the oldest dropped: of the 70 lines from move 6, the last ones seen remain
     sixes = [line["t"][1] for line in kept if line["b"] == 6]
     assert len(sixes) == 62 and sixes[0] == "AAAA0008" and sixes[-1] == "AAAA0069"
+
+
+def test_results_hidden_hide_the_lines_of_later_positions(server: str, page: Any) -> None:
+    """With "hide results" on, before the game's end, the tree lists no line from a position
+    not reached yet (it would tell the board there), and says how many it hides."""
+    gid = store(server, generate_log("base", 3, 7))["id"]
+    page.goto(f"{server}/games/{gid}/moves/2")
+    good = "eyJ4IjoxfQ"
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                  [f"cr-lines:{gid}", json.dumps({"v": 1, "lines": [
+                      {"b": 1, "t": [good], "w": ["early"], "s": 1},
+                      {"b": 20, "t": [good], "w": ["zebra"], "s": 2}]})])
+    page.evaluate("localStorage.setItem('cr-spoiler', '1')")
+    page.reload()
+    tree = page.locator("#var-tree")
+    expect(tree.locator(".var-branch")).to_have_count(1)
+    expect(tree).to_contain_text("early")
+    expect(tree).not_to_contain_text("zebra")
+    expect(tree.locator(".var-hidden")).to_have_text(
+        "Your variations from 1 later position are hidden with the results.")
+    page.goto(f"{server}/games/{gid}/moves/20")  # reached from this site: asks nothing
+    expect(tree.locator(".var-branch")).to_have_count(2)
+    page.evaluate("localStorage.setItem('cr-spoiler', '0')")
+    page.goto(f"{server}/games/{gid}/moves/2")
+    expect(tree.locator(".var-branch")).to_have_count(2)

@@ -256,7 +256,12 @@
     const shown = "variation" in root.dataset ? lineOf(root.dataset.base) : null;
     const n = parseInt(root.dataset.move, 10);
     const branches = build(data.lines);
+    // results hidden (spoiler.js), before the game's end: no line from a later position
+    const reached = shown ? shown.b : n;
+    const hiding = document.documentElement.classList.contains("spoiler") && !("end" in root.dataset);
+    let hidden = 0;
     Array.from(branches.keys()).sort(function (x, y) { return x - y; }).forEach(function (b) {
+      if (hiding && b > reached) { hidden += 1; return; }
       const section = el("div", "var-branch");
       const head = el("p", "var-branch-head");
       const a = el("a", "var-from");
@@ -273,6 +278,11 @@
       section.appendChild(lines(branches.get(b).kids, true, b, here));
       body.appendChild(section);
     });
+    if (hidden) {
+      body.appendChild(el("p", "var-hidden", "Your variations from " + hidden +
+                          " later position" + (hidden === 1 ? "" : "s") +
+                          " are hidden with the results."));
+    }
   }
 
   // ------------------------------------------------------------------ promote, delete
