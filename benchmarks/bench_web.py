@@ -350,7 +350,8 @@ def variation_child(runs: int, seed: int) -> dict[str, list[float]]:
     and near its end: the line read, replayed and summarised (``web.variations.read`` and the
     entry's summary: what a click costs beyond drawing a page) and the whole first view of the
     page it opens; ``runs`` of each, the kept variations and positions forgotten before
-    each, in milliseconds."""
+    each, in milliseconds; and the page exploring the position the move is tried at (its
+    choices listed anew: what the analysis board's ghosts add to it)."""
     from web import db as store
     from web import variations
     from web.games import cache
@@ -370,6 +371,7 @@ def variation_child(runs: int, seed: int) -> dict[str, list[float]]:
                 "choices"]["options"]
             engine, page = out.setdefault(f"read, {where}", []), out.setdefault(
                 f"page, {where}", [])
+            explored = out.setdefault(f"explore, {where}", [])
             for k in range(runs):
                 token = options[k % len(options)]["token"]
                 for kept in ("replay_variations", "replay_explored"):
@@ -387,6 +389,13 @@ def variation_child(runs: int, seed: int) -> dict[str, list[float]]:
                 page.append(_ms(start))
                 if answer.status_code != 200:
                     raise SystemExit(f"a variation page answered {answer.status_code}")
+                for kept in ("replay_variations", "replay_explored"):
+                    app.extensions.pop(kept, None)
+                start = time.perf_counter()
+                answer = client.get(f"/games/{game_id}/moves/{n}?explore=1")
+                explored.append(_ms(start))
+                if answer.status_code != 200:
+                    raise SystemExit(f"an explored page answered {answer.status_code}")
     return out
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from ..core.colours import MARK_STYLE, NOBODY, PLAYER_COLOURS, player_colour, seat_marks, text_on
 from ..core.events import Event, Score
 from ..core.playback import Failure
-from ..core.svgtext import element, open_tag, wrap
+from ..core.svgtext import element, esc, open_tag, wrap
 from ..core.svgtext import num as _f
 from .art import SIZE, Point, TileArt, rotate_point, svg_id, tile_art
 from .events import FigureReturned, Place
@@ -458,78 +458,87 @@ def previews(b: _Board, options: Sequence[Any]) -> str:
     go to (``data-options``: its options, every kind of figure; named by the first one's
     figure words, the menu's second step), with each kind of figure drawn there in the mover's
     colour (``g.preview-figure``, its ``data-options``), shown when its option is chosen. The
-    page shows one group at a time (``web/static/ghost.js``)."""
+    page shows one group at a time (``web/static/ghost.js``).
+
+    An explored page of a 6-player game holds a few hundred options: each is read from the
+    move as the log records it (``Option.move``) and written with one format string."""
     game = b.game
     seat = game.current_player
     colour = game.players[seat].colour if seat is not None else "grey"
-    mark = b.marks[seat] if seat is not None else ""
     fill = player_colour(colour)
-    ink = text_on(fill)
-    # (cell, turn, tile) -> location ("" for no figure) -> kind -> options
-    groups: dict[tuple[str, int, str], dict[str, dict[str, list[Any]]]] = {}
-    tiles: dict[str, TileType] = {}
+    figures = _FigureMarks(b, b.marks[seat] if seat is not None else "", text_on(fill))
+    # (cell, turn, tile) -> location ("" for no figure) -> kind -> option indexes
+    groups: dict[tuple[str, int, str], dict[str, dict[str, list[int]]]] = {}
+    words: dict[tuple[str, int, str, str], str] = {}  # the first option's figure words
+    current = game.current.id if game.current is not None else None
     for o in options:
-        if not o.spot:
+        raw = o.move
+        tile_id = raw.get("tile", current)
+        if not o.spot or tile_id not in game.tiles_by_id or "rotation" not in raw:
             continue
-        move = game.family.decode_move(o.move, "")
-        tile = (game.tiles_by_id.get(move.tile) if move.tile is not None else None) \
-            or game.current
-        if tile is None:
-            continue
-        tiles[tile.id] = tile
-        fig = move.figure
-        where, kind = ("", "") if fig is None else (fig.location, fig.kind)
-        groups.setdefault((o.spot, move.rotation // 90 % 4, tile.id), {}).setdefault(
-            where, {}).setdefault(kind, []).append(o)
+        fig = raw.get("figure")
+        where, kind = ("", "") if fig is None else (fig["at"], fig.get("kind", "follower"))
+        key = (o.spot, raw["rotation"] // 90 % 4, tile_id)
+        groups.setdefault(key, {}).setdefault(where, {}).setdefault(kind, []).append(o.index)
+        words.setdefault((*key, where), o.steps[1] if len(o.steps) > 1 else o.text)
     out = []
     for (spot, q, tile_id), targets in sorted(groups.items()):
-        tile = tiles[tile_id]
+        tile = game.tiles_by_id[tile_id]
         sid, art = b.tile_ref(tile)
         x, y = (int(v) for v in spot.split(","))
-        parts = [element("use", class_="preview-tile", href=f"#{sid}",
-                         transform=f"rotate({90 * q} 50 50)" if q else None)]
+        plain = " ".join(str(k) for kind in targets.get("", {}).values() for k in kind)
+        turn = f' transform="rotate({90 * q} 50 50)"' if q else ""
+        parts = [f'<g class="preview" data-spot="{spot}" data-label="{turned(90 * q)}" '
+                 f'data-options="{plain}" transform="translate({_f(x * SIZE)},{_f(y * SIZE)})">'
+                 f'<use class="preview-tile" href="#{sid}"{turn}/>']
         for location, kinds in sorted(targets.items()):
             seg = tile.rotations[q].locations.get(location)
             if not location or seg is None:
                 continue
             px, py = rotate_point(art.anchors[seg], q)
             lying = tile.segments[seg].type in GROUND_TYPES
-            found = [o for kind in kinds.values() for o in kind]
-            words = found[0].steps[1] if len(found[0].steps) > 1 else found[0].text
-            parts.append(wrap(
-                "g", element("circle", cx=_f(px), cy=_f(py), r="13"),
-                *(_preview_figure(b, kind, px, py, lying and kind in FOLLOWERS, mark, ink, opts)
-                  for kind, opts in kinds.items()),
-                class_="target", data_options=" ".join(str(o.index) for o in found),
-                role="button", aria_label=words))
-        plain = [o for kind in targets.get("", {}).values() for o in kind]
-        out.append(wrap("g", *parts, class_="preview", data_spot=spot, data_label=turned(90 * q),
-                        data_options=" ".join(str(o.index) for o in plain),
-                        transform=f"translate({_f(x * SIZE)},{_f(y * SIZE)})"))
+            found = " ".join(str(k) for kind in kinds.values() for k in kind)
+            parts.append(
+                f'<g class="target" data-options="{found}" role="button" '
+                f'aria-label="{esc(words[spot, q, tile_id, location])}" '
+                f'transform="translate({_f(px)},{_f(py)})"><circle r="13"/>'
+                + "".join(f'<g class="preview-figure" data-options="{" ".join(map(str, ks))}">'
+                          f'{figures.of(kind, lying and kind in FOLLOWERS)}</g>'
+                          for kind, ks in kinds.items())
+                + "</g>")
+        parts.append("</g>")
+        out.append("".join(parts))
     return wrap("g", *out, class_="previews", fill=fill, stroke=_outline(fill),
                 stroke_width="1.2", **MARKED)
 
 
-def _preview_figure(b: _Board, kind: str, x: float, y: float, lying: bool, mark: str,
-                    ink: str, options: Sequence[Any]) -> str:
-    """A figure of a ghost (``previews``): ``_figure_svg``'s shape, its colours those of
-    its group, shown when one of its ``options`` is chosen."""
-    tr = f"translate({_f(x)},{_f(y)})"
-    if kind in FOLLOWERS:
-        big = " scale(1.35)" if kind == "large-follower" else ""
-        shape = element("use", href=f"#{b.prefix}meeple",
-                        transform=f"{tr}{' rotate(-90)' if lying else ''}{big} scale(1.6)")
-    elif kind in FIGURES:  # a family's own figure (``kinds.FIGURES``)
-        b.shapes.add(kind)
-        shape = element("use", href=f"#{b.prefix}{kind}", transform=f"{tr} scale(1.6)")
-    elif kind == "shepherd":
-        shape = element("use", href=f"#{b.prefix}meeple", transform=f"{tr} scale(1.6)")
-    else:
-        shape = element("circle", cx=_f(x), cy=_f(y), r="8")
-    text = element("text", mark, x=_f(x), y=_f(y + 4.7), fill=ink, stroke="none") if mark \
-        else ""
-    return wrap("g", shape, text, class_="preview-figure",
-                data_options=" ".join(str(o.index) for o in options))
+class _FigureMarks:
+    """The figures of the ghosts (``previews``), each kind drawn once at the origin:
+    ``_figure_svg``'s shapes with the seat's ``mark``, their colours their group's."""
+
+    def __init__(self, b: _Board, mark: str, ink: str) -> None:
+        self.b = b
+        self.text = (element("text", mark, y="4.7", fill=ink, stroke="none") if mark else "")
+        self.made: dict[tuple[str, bool], str] = {}
+
+    def of(self, kind: str, lying: bool) -> str:
+        found = self.made.get((kind, lying))
+        if found is None:
+            found = self.made[kind, lying] = self._draw(kind, lying) + self.text
+        return found
+
+    def _draw(self, kind: str, lying: bool) -> str:
+        prefix = self.b.prefix
+        if kind in FOLLOWERS:
+            big = " scale(1.35)" if kind == "large-follower" else ""
+            return element("use", href=f"#{prefix}meeple",
+                           transform=f"{'rotate(-90) ' if lying else ''}{big} scale(1.6)".strip())
+        if kind in FIGURES:  # a family's own figure (``kinds.FIGURES``)
+            self.b.shapes.add(kind)
+            return element("use", href=f"#{prefix}{kind}", transform="scale(1.6)")
+        if kind == "shepherd":
+            return element("use", href=f"#{prefix}meeple", transform="scale(1.6)")
+        return element("circle", r="8")
 
 
 def _popups(b: _Board, events: Sequence[Event], linked: bool = False) -> str:
