@@ -164,9 +164,26 @@ class Figures(Board):
         self.supply[p][fig.kind] -= 1
         self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
         if self.sink.keeps:
-            role = ROLE.get(seg.type) if kind.family == "follower" else choice.kind
-            self.sink.add(FigurePlaced(p, choice.kind, placement.cell[0], placement.cell[1],
-                                       choice.location, role, seg.type))
+            event = self.figure_event(placement.tile, placement.cell, placement.rot, choice)
+            assert event is not None
+            self.sink.add(event)
+
+    def figure_event(self, tile: TileType, cell: Cell, q: int,
+                     choice: FigureChoice) -> FigurePlaced | None:
+        """The event of putting ``choice`` on ``tile`` placed at ``cell`` turned ``q``
+        quarters, by the player to move: what a follower there is called and the feature it
+        stands on. The move list tells a played figure from it, and the analysis board a legal
+        move's figure before it is played (one source of words). None when the tile has no
+        such place or the game no such figure."""
+        rot = tile.rotations[q % 4]
+        seg_index = rot.locations.get(choice.location)
+        kind = self.figure_kinds.get(choice.kind)
+        if seg_index is None or kind is None:
+            return None
+        seg = tile.segments[seg_index]
+        role = ROLE.get(seg.type) if kind.family == "follower" else choice.kind
+        return FigurePlaced(self.turn, choice.kind, cell[0], cell[1], choice.location, role,
+                            seg.type)
 
     def _figure_target(self, fig: Figure, attrs: Mapping[str, int], family: str) -> Feature:
         """The feature a new figure joins."""

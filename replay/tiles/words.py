@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..core.events import Event
     from ..core.family import GameState
     from .events import FigurePlaced, Place
-    from .tileset import Segment
+    from .tileset import Segment, TileType
 
 # A half side (or a side) of a tile, as the direction it lies in from the tile's centre. "NL"
 # is the left half of the north side seen from the centre: its western half.
@@ -38,6 +38,11 @@ NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 def plural(n: int, word: str, words: str | None = None) -> str:
     """``1 tile``, ``2 tiles``; ``words`` when the plural is not ``word + "s"``."""
     return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def count_word(n: int) -> str:
@@ -178,7 +183,10 @@ def describe_move(move: Any, events: Sequence[Event] | None, state: GameState,
     else:
         how = f", turned {rotation}°" if rotation else ""
         head = f"{words or 'a tile'} at ({x},{y}){how}"
-    extra = "; ".join(w for w in (figure_text(figure, tried), ", ".join(more_words)) if w)
+    tiles: dict[str, Any] = getattr(state, "tiles_by_id", {})
+    told = (move_figure(tried, state) if tried is not None
+            else figure_text(figure, None, tiles.get(tile_id) if tile_id else None))
+    extra = "; ".join(w for w in (told, ", ".join(more_words)) if w)
     text = head + (f" · {extra}" if extra else "")
     tile_code = ""
     if tile_id is not None:
@@ -221,16 +229,53 @@ def _tile_told(move: Any, land: Place | None, tried: Any,
     return tile_id, words
 
 
-def figure_text(event: FigurePlaced | None, move: Any) -> str | None:
-    """The figure of a move in words: ``knight in the city to the north-west`` (from its
-    event; from the move's choice when it was not played)."""
+def figure_text(event: FigurePlaced | None, move: Any,
+                tile: TileType | None = None) -> str | None:
+    """The figure of a move in words, as a player says it (``told_figure``) from its event;
+    from the move's choice when it has none (``follower to the north-west``)."""
     if event is not None:
-        return (f"{figure_words(event.kind, event.role)} "
-                f"{on_feature(event.feature, event.location, event.kind)}")
+        return told_figure(event, tile)
     fig = getattr(move, "figure", None)
     if fig is None:
         return None
     return f"{fig.kind.replace('-', ' ')} {where(fig.location)}"
+
+
+def told_figure(event: FigurePlaced, tile: TileType | None = None) -> str:
+    """A figure put on ``tile`` as a player says it: ``farmer in the field``, ``thief on the
+    road``, ``monk in the cloister``, ``shepherd in the field``, ``hut by the river``, the
+    side only when the tile holds two features of that kind (``knight in the city to the
+    north``; always when the tile is not known), ``large follower: knight in the city``,
+    ``... on the hill`` on a hill tile."""
+    alone = tile is not None and sum(s.type == event.feature for s in tile.segments) == 1
+    place = on_feature(event.feature, "" if alone else event.location, event.kind)
+    label = event.kind.replace("-", " ")
+    if event.role and event.role != event.kind:
+        who = event.role if event.kind == "follower" else f"{label}: {event.role}"
+    else:
+        who = label
+    hill = " on the hill" if tile is not None and tile.hill else ""
+    return f"{who} {place}{hill}"
+
+
+def move_figure(move: Any, state: GameState, tile: TileType | None = None) -> str | None:
+    """The figure of a move not played (a legal move of the analysis board, an illegal one)
+    told as it would be once played: from the event the state would make
+    (``Figures.figure_event``) on ``tile`` (the move's own, else the one drawn); from the
+    move's choice when the state cannot tell (``figure_text``)."""
+    fig = getattr(move, "figure", None)
+    if fig is None:
+        return None
+    tiles: dict[str, Any] = getattr(state, "tiles_by_id", {})
+    if tile is None:
+        tile_id = getattr(move, "tile", None)
+        tile = tiles.get(tile_id) if tile_id else getattr(state, "current", None)
+    make = getattr(state, "figure_event", None)
+    rotation = getattr(move, "rotation", 0)
+    if tile is None or make is None or rotation not in (0, 90, 180, 270):
+        return figure_text(None, move)
+    event = make(tile, (getattr(move, "x", 0), getattr(move, "y", 0)), rotation // 90, fig)
+    return figure_text(event, move, tile)
 
 
 def figure_code(event: FigurePlaced | None, move: Any) -> str | None:
