@@ -24,7 +24,7 @@ from replay.tiles.events import FigurePlaced
 from replay.tiles.explore import TileExplorer
 from replay.tiles.state import TileState
 from replay.tiles.tileset import SIDE_DELTA
-from replay.tiles.words import told_figure
+from replay.tiles.words import feature_side, told_figure
 
 GAMES = {"base": ("base", 3, 7, ()),
          "base-ic-hs": ("base", 3, 5, ("inns-cathedrals", "hills-sheep")),
@@ -83,7 +83,7 @@ def test_figure_steps_are_named_as_the_played_move_is(name: str) -> None:
             event = next(e for e in events if isinstance(e, FigurePlaced))
             tile = state.tiles_by_id[move.tile] if move.tile else state.current
             assert tile is not None
-            assert step == told_figure(event, tile)
+            assert step == told_figure(event, tile, move.rotation)
             role = event.role if event.role != event.kind else event.kind
             assert role is not None and role.replace("-", " ") in step
             assert f"the {event.feature}" in step
@@ -97,6 +97,26 @@ def test_figure_steps_are_named_as_the_played_move_is(name: str) -> None:
     missing = WANTED[name] - seen
     assert not missing, sorted(seen)
     assert not any("follower to the" in s or s.startswith("follower ") for s in seen)
+
+
+def test_a_side_is_the_whole_sides_a_feature_covers() -> None:
+    """Of two features of a kind, one is pointed at by the whole sides it covers ("the field
+    to the west" of a straight road running north-south, "to the south and west" outside a
+    curve), else by its corner or its road's side."""
+    record = _record("base")
+    tiles = record.playback.position(0).state.tiles_by_id  # type: ignore[attr-defined]
+    straight, curve = tiles["U"], tiles["V"]  # a road east-west; a road curve
+    assert straight.edges == "FRFR"
+    assert feature_side(straight, 90, "NL") == "to the west"  # turned: the road runs N-S
+    assert feature_side(straight, 90, "NR") == "to the east"
+    assert feature_side(straight, 0, "NL") == "to the north"
+    assert feature_side(straight, 0, "E") == "to the east"  # a road: its side
+    outer = {feature_side(curve, 0, loc) for loc in curve.rotations[0].locations
+             if curve.segments[curve.rotations[0].locations[loc]].type == "field"}
+    assert len(outer) == 2 and any(" and " in side for side in outer), outer
+    assert any(side in ("to the north-east", "to the north-west", "to the south-east",
+                        "to the south-west") for side in outer), outer
+    assert feature_side(curve, 0, "cloister") == ""
 
 
 def test_the_bonus_tiles_figure_is_named_so_too() -> None:

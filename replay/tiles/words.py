@@ -185,7 +185,8 @@ def describe_move(move: Any, events: Sequence[Event] | None, state: GameState,
         head = f"{words or 'a tile'} at ({x},{y}){how}"
     tiles: dict[str, Any] = getattr(state, "tiles_by_id", {})
     told = (move_figure(tried, state) if tried is not None
-            else figure_text(figure, None, tiles.get(tile_id) if tile_id else None))
+            else figure_text(figure, None, tiles.get(tile_id) if tile_id else None,
+                             land.rotation if land is not None else None))
     extra = "; ".join(w for w in (told, ", ".join(more_words)) if w)
     text = head + (f" · {extra}" if extra else "")
     tile_code = ""
@@ -229,26 +230,33 @@ def _tile_told(move: Any, land: Place | None, tried: Any,
     return tile_id, words
 
 
-def figure_text(event: FigurePlaced | None, move: Any,
-                tile: TileType | None = None) -> str | None:
-    """The figure of a move in words, as a player says it (``told_figure``) from its event;
-    from the move's choice when it has none (``follower to the north-west``)."""
+def figure_text(event: FigurePlaced | None, move: Any, tile: TileType | None = None,
+                rotation: int | None = None) -> str | None:
+    """The figure of a move in words, as a player says it (``told_figure``: ``tile`` turned
+    ``rotation`` is the tile it stands on) from its event; from the move's choice when it has
+    none (``follower to the north-west``)."""
     if event is not None:
-        return told_figure(event, tile)
+        return told_figure(event, tile, rotation)
     fig = getattr(move, "figure", None)
     if fig is None:
         return None
     return f"{fig.kind.replace('-', ' ')} {where(fig.location)}"
 
 
-def told_figure(event: FigurePlaced, tile: TileType | None = None) -> str:
-    """A figure put on ``tile`` as a player says it: ``farmer in the field``, ``thief on the
-    road``, ``monk in the cloister``, ``shepherd in the field``, ``hut by the river``, the
-    side only when the tile holds two features of that kind (``knight in the city to the
-    north``; always when the tile is not known), ``large follower: knight in the city``,
-    ``... on the hill`` on a hill tile."""
+def told_figure(event: FigurePlaced, tile: TileType | None = None,
+                rotation: int | None = None) -> str:
+    """A figure put on ``tile`` (turned ``rotation`` degrees) as a player says it: ``farmer in
+    the field``, ``thief on the road``, ``monk in the cloister``, ``shepherd in the field``,
+    ``large follower: knight in the city``, a figure of ``kinds.BESIDE`` ``by`` its feature,
+    ``... on the hill`` on a hill tile; the side only when the tile holds two features of that kind (``knight in the city
+    to the north``, ``farmer in the field to the south and west``: ``feature_side``; the
+    location's direction when the tile is not known)."""
     alone = tile is not None and sum(s.type == event.feature for s in tile.segments) == 1
-    place = on_feature(event.feature, "" if alone else event.location, event.kind)
+    if tile is None or rotation is None or alone:
+        place = on_feature(event.feature, "" if alone else event.location, event.kind)
+    else:
+        side = feature_side(tile, rotation, event.location)
+        place = on_feature(event.feature, "", event.kind) + (f" {side}" if side else "")
     label = event.kind.replace("-", " ")
     if event.role and event.role != event.kind:
         who = event.role if event.kind == "follower" else f"{label}: {event.role}"
@@ -256,6 +264,20 @@ def told_figure(event: FigurePlaced, tile: TileType | None = None) -> str:
         who = label
     hill = " on the hill" if tile is not None and tile.hill else ""
     return f"{who} {place}{hill}"
+
+
+def feature_side(tile: TileType, rotation: int, location: str) -> str:
+    """Where the feature at ``location`` of ``tile`` turned ``rotation`` lies, as a player
+    points at it: the whole sides it covers (``to the west``, ``to the south and west``), else
+    the direction of the location (``to the north-west``: a field in a corner, a road's
+    side); "" for a named place (a cloister)."""
+    if location not in DIRECTION:
+        return ""
+    rot = tile.rotations[rotation // 90 % 4]
+    index = rot.locations.get(location)
+    whole = [word for s, word in enumerate(("north", "east", "south", "west"))
+             if index is not None and all(rot.pos[3 * s + j] == index for j in range(3))]
+    return f"to the {and_list(whole)}" if whole else where(location)
 
 
 def move_figure(move: Any, state: GameState, tile: TileType | None = None) -> str | None:
@@ -275,7 +297,7 @@ def move_figure(move: Any, state: GameState, tile: TileType | None = None) -> st
     if tile is None or make is None or rotation not in (0, 90, 180, 270):
         return figure_text(None, move)
     event = make(tile, (getattr(move, "x", 0), getattr(move, "y", 0)), rotation // 90, fig)
-    return figure_text(event, move, tile)
+    return figure_text(event, move, tile, rotation)
 
 
 def figure_code(event: FigurePlaced | None, move: Any) -> str | None:

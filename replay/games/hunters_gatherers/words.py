@@ -23,15 +23,16 @@ def bonus_words(events: Sequence[Event],
     codes: list[str] = []
     in_bonus = False
     tile: TileType | None = None
+    rotation = 0
     for e in events:
         if isinstance(e, Place) and e.bonus:
             in_bonus = True
-            tile = (tiles or {}).get(e.tile)
+            tile, rotation = (tiles or {}).get(e.tile), e.rotation
             turned = f", turned {e.rotation}°" if e.rotation else ""
             words.append(f"bonus tile: {e.words or 'a tile'} at ({e.x},{e.y}){turned}")
             codes.append(f"bonus {e.tile} ({e.x},{e.y}) {e.rotation}°")
         elif isinstance(e, FigurePlaced) and in_bonus:
-            words.append(figure_text(e, None, tile) or "")
+            words.append(figure_text(e, None, tile, rotation) or "")
             codes.append(figure_code(e, None) or "")
         elif isinstance(e, Discard) and e.rule == BONUS_RULE:
             words.append(f"bonus tile {e.words or ''} fits nowhere and is discarded")
