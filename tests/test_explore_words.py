@@ -254,3 +254,21 @@ def test_the_page_names_menus_and_refusals(client: Any) -> None:
     assert ">farmer in the field" in page and ">thief on the road to the north" in page
     assert "follower to the" not in page and "cell (" not in page
     assert 'aria-label="legal: next to the cloister at (-3,-1), touching a field' in page
+
+
+def test_the_flock_is_pointed_at_as_the_figures_are() -> None:
+    """HS3: the field a flock choice names is told as a figure's field is: no side on a tile
+    of one field, else the whole sides it covers or its corner."""
+    record = _record("base-ic-hs")
+    state = record.playback.position(24).state
+    assert isinstance(state, TileState) and state.current is not None
+    tile = state.current
+    found = choices(state, explorer_of(record.family), record.moves[24])
+    fields = sum(s.type == "field" for s in tile.segments)
+    told = 0
+    for o in found.options:
+        for c in o.move.get("flock", ()):
+            side = "" if fields == 1 else f" {feature_side(tile, o.move['rotation'], c['at'])}"
+            assert f"the flock in the field{side}: " in o.steps[2], (o.steps, c)
+            told += 1
+    assert told > 0

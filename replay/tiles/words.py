@@ -248,9 +248,9 @@ def told_figure(event: FigurePlaced, tile: TileType | None = None,
     """A figure put on ``tile`` (turned ``rotation`` degrees) as a player says it: ``farmer in
     the field``, ``thief on the road``, ``monk in the cloister``, ``shepherd in the field``,
     ``large follower: knight in the city``, a figure of ``kinds.BESIDE`` ``by`` its feature,
-    ``... on the hill`` on a hill tile; the side only when the tile holds two features of that kind (``knight in the city
-    to the north``, ``farmer in the field to the south and west``: ``feature_side``; the
-    location's direction when the tile is not known)."""
+    ``... on the hill`` on a hill tile; the side only when the tile holds two features of that
+    kind (``knight in the city to the north``, ``farmer in the field to the south and west``:
+    ``feature_side``; the location's direction when the tile is not known)."""
     alone = tile is not None and sum(s.type == event.feature for s in tile.segments) == 1
     if tile is None or rotation is None or alone:
         place = on_feature(event.feature, "" if alone else event.location, event.kind)
