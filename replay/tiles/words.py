@@ -251,12 +251,8 @@ def told_figure(event: FigurePlaced, tile: TileType | None = None,
     ``... on the hill`` on a hill tile; the side only when the tile holds two features of that
     kind (``knight in the city to the north``, ``farmer in the field to the south and west``:
     ``feature_side``; the location's direction when the tile is not known)."""
-    alone = tile is not None and sum(s.type == event.feature for s in tile.segments) == 1
-    if tile is None or rotation is None or alone:
-        place = on_feature(event.feature, "" if alone else event.location, event.kind)
-    else:
-        side = feature_side(tile, rotation, event.location)
-        place = on_feature(event.feature, "", event.kind) + (f" {side}" if side else "")
+    place = (on_feature(event.feature, event.location, event.kind) if tile is None
+             else _place_on(tile, rotation, event.location, event.feature, event.kind))
     label = event.kind.replace("-", " ")
     if event.role and event.role != event.kind:
         who = event.role if event.kind == "follower" else f"{label}: {event.role}"
@@ -264,6 +260,32 @@ def told_figure(event: FigurePlaced, tile: TileType | None = None,
         who = label
     hill = " on the hill" if tile is not None and tile.hill else ""
     return f"{who} {place}{hill}"
+
+
+# (id of the tile, rotation, location, feature, figure kind) -> (the tile, its words): the
+# analysis board tells every legal move's figure twice (menu and text), the same few places
+# of one tile; the tile is kept to tell a reused id apart
+_PLACES: dict[tuple[int, int | None, str, str, str], tuple[TileType, str]] = {}
+MAX_PLACES = 20_000
+
+
+def _place_on(tile: TileType, rotation: int | None, location: str, feature: str,
+              kind: str) -> str:
+    """Where a figure stands on ``tile`` (``told_figure``), worked out once per place."""
+    key = (id(tile), rotation, location, feature, kind)
+    hit = _PLACES.get(key)
+    if hit is not None and hit[0] is tile:
+        return hit[1]
+    alone = sum(s.type == feature for s in tile.segments) == 1
+    if rotation is None or alone:
+        place = on_feature(feature, "" if alone else location, kind)
+    else:
+        side = feature_side(tile, rotation, location)
+        place = on_feature(feature, "", kind) + (f" {side}" if side else "")
+    if len(_PLACES) >= MAX_PLACES:
+        _PLACES.clear()
+    _PLACES[key] = (tile, place)
+    return place
 
 
 def feature_side(tile: TileType, rotation: int, location: str) -> str:
