@@ -24,7 +24,7 @@ from replay.tiles.events import FigurePlaced
 from replay.tiles.explore import TileExplorer
 from replay.tiles.state import TileState
 from replay.tiles.tileset import SIDE_DELTA
-from replay.tiles.words import feature_side, told_figure
+from replay.tiles.words import feature_side, figure_place, told_figure
 
 GAMES = {"base": ("base", 3, 7, ()),
          "base-ic-hs": ("base", 3, 5, ("inns-cathedrals", "hills-sheep")),
@@ -84,6 +84,11 @@ def test_figure_steps_are_named_as_the_played_move_is(name: str) -> None:
             tile = state.tiles_by_id[move.tile] if move.tile else state.current
             assert tile is not None
             assert step == told_figure(event, tile, move.rotation)
+            # the event says where in words, and its explanation too
+            assert event.place == figure_place(tile, move.rotation, event.location,
+                                               event.feature, event.kind)
+            assert step.endswith(event.place)
+            assert event.explain(state.players).endswith(f" {event.place}")
             role = event.role if event.role != event.kind else event.kind
             assert role is not None and role.replace("-", " ") in step
             assert f"the {event.feature}" in step
@@ -130,6 +135,15 @@ def test_the_bonus_tiles_figure_is_named_so_too() -> None:
     assert {"hunter in the meadow <side>", "fisher on the river", "gatherer in the forest",
             "no figure"} <= figures, figures
     assert not any(f.startswith("follower") for f in figures)
+    played = 0
+    for o in found.options:  # once played, the move list tells the bonus figure the same
+        if len(o.steps) > 2 and not o.steps[2].endswith("no figure"):
+            move = record.family.decode_move(o.move, "")
+            events = state.copy().apply(move)
+            told = view_of(record.family).describe_move(move, events, state).text
+            assert told.endswith(o.steps[2].rpartition(" · ")[2]), (told, o.steps)
+            played += 1
+    assert played > 3
 
 
 def _expected_cell_name(state: Board, spot: str) -> str:

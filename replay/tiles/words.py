@@ -183,10 +183,7 @@ def describe_move(move: Any, events: Sequence[Event] | None, state: GameState,
     else:
         how = f", turned {rotation}°" if rotation else ""
         head = f"{words or 'a tile'} at ({x},{y}){how}"
-    tiles: dict[str, Any] = getattr(state, "tiles_by_id", {})
-    told = (move_figure(tried, state) if tried is not None
-            else figure_text(figure, None, tiles.get(tile_id) if tile_id else None,
-                             land.rotation if land is not None else None))
+    told = move_figure(tried, state) if tried is not None else figure_text(figure, None)
     extra = "; ".join(w for w in (told, ", ".join(more_words)) if w)
     text = head + (f" · {extra}" if extra else "")
     tile_code = ""
@@ -250,16 +247,29 @@ def told_figure(event: FigurePlaced, tile: TileType | None = None,
     ``large follower: knight in the city``, a figure of ``kinds.BESIDE`` ``by`` its feature,
     ``... on the hill`` on a hill tile; the side only when the tile holds two features of that
     kind (``knight in the city to the north``, ``farmer in the field to the south and west``:
-    ``feature_side``; the location's direction when the tile is not known)."""
-    place = (on_feature(event.feature, event.location, event.kind) if tile is None
-             else _place_on(tile, rotation, event.location, event.feature, event.kind))
+    ``feature_side``). The event says where in words (``place``, ``figure_place``); an event
+    without it is told from ``tile``, else by the location's direction."""
+    if event.place:
+        place = event.place
+    elif tile is not None:
+        place = figure_place(tile, rotation, event.location, event.feature, event.kind)
+    else:
+        place = on_feature(event.feature, event.location, event.kind)
     label = event.kind.replace("-", " ")
     if event.role and event.role != event.kind:
         who = event.role if event.kind == "follower" else f"{label}: {event.role}"
     else:
         who = label
-    hill = " on the hill" if tile is not None and tile.hill else ""
-    return f"{who} {place}{hill}"
+    return f"{who} {place}"
+
+
+def figure_place(tile: TileType, rotation: int | None, location: str, feature: str,
+                 kind: str) -> str:
+    """Where a figure at ``location`` of ``tile`` turned ``rotation`` degrees stands, as
+    ``told_figure`` says it: ``in the field``, ``on the road to the east``, ``in the city on
+    the hill``."""
+    place = _place_on(tile, rotation, location, feature, kind)
+    return place + " on the hill" if tile.hill else place
 
 
 # (id of the tile, rotation, location, feature, figure kind) -> (the tile, its words): the

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.events import Event
-from ...core.family import GameState, MoveText
+from ...core.family import GameState
 from ...tiles.view import TileView
-from ...tiles.words import describe_move, move_figure
+from ...tiles.words import move_figure
 
 
 class HuntersGatherersView(TileView):
@@ -26,16 +26,6 @@ class HuntersGatherersView(TileView):
         tiles = getattr(state, "tiles_by_id", {})
         figure = move_figure(bonus, state, tiles.get(bonus.tile)) or "no figure"
         return f"then the bonus tile {bonus.tile} at ({bonus.x},{bonus.y}){turned} · {figure}"
-
-    def describe_move(self, move: Any, events: Sequence[Event] | None,
-                      state: GameState) -> MoveText:
-        """The land tile and its figure, then the bonus tile the turn earned (HG7) with its
-        figure told as the land tile's is (the side left out when its feature is alone of
-        its kind on the tile)."""
-        from .words import bonus_words
-
-        tiles = getattr(state, "tiles_by_id", {})
-        return describe_move(move, events, state, *bonus_words(events or (), tiles))
 
     def turn_words(self, events: Sequence[Event]) -> tuple[list[str], list[str]]:
         """The bonus tile the turn earned (HG7), with its figure, or its discard."""
