@@ -305,7 +305,7 @@ def test_hostile_lines_never_crash(client: Any, logs: dict[str, dict[str, Any]],
 
 @pytest.mark.parametrize("name,n,words", [
     ("hunters-gatherers", 15, "then the bonus tile "),  # HG7: a gold forest earns a bonus tile
-    ("base-ic-hs", 24, "the flock in the field "),  # HS3: expand or herd the flock
+    ("base-ic-hs", 24, "the flock in the field"),  # HS3: expand or herd the flock
 ])
 def test_a_moves_other_parts_in_words_HG7_HS3(logs: dict[str, dict[str, Any]], name: str,
                                               n: int, words: str) -> None:

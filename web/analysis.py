@@ -33,7 +33,7 @@ from flask import Blueprint, abort, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from replay.core.errors import LogFormatError
-from replay.core.explore import MAX_LINE, Choices, explorer_of, line_text, read_line, read_token
+from replay.core.explore import MAX_LINE, Choices, line_text, read_line, read_token
 from replay.core.json_input import decode
 
 from . import db as store
@@ -135,7 +135,7 @@ def page_context(entry: Entry, n: int, variation: Variation | None,
     tokens = len(prefix.split(".")) if prefix else 0
     head, _, tail = variation_url(game_id, try_from, f"{prefix}.{MARK}" if prefix else MARK,
                                   try_from + tokens + 1).partition(MARK)
-    label = explorer_of(shown.parsed.family).spot_label if shown.parsed else str
+    label = found[0].label if found else str
     return dict(shown=shown, variation=variation, choices=found[0] if found else None,
                 explored=found, base=base, step=step, here=here, query=query,
                 spot_label=label, try_head=head, try_tail=tail, explore=explore,
@@ -144,11 +144,11 @@ def page_context(entry: Entry, n: int, variation: Variation | None,
 
 
 def menus(shown: Entry, found: Choices | None) -> list[tuple[str, str, list[Any]]]:
-    """The menus of a position's moves: (spot, its label, [(the first step, [(option, the
-    other steps in words)])]) per spot, the moves of no spot first."""
+    """The menus of a position's moves: (spot, its name (``Choices.labels``), [(the first
+    step, [(option, the other steps in words)])]) per spot, the moves of no spot first."""
     if found is None or shown.parsed is None:
         return []
-    label = explorer_of(shown.parsed.family).spot_label
+    label = found.label
     spots: dict[str, dict[str, list[Any]]] = {}
     for o in found.options:
         head = o.steps[0] if o.steps else o.text

@@ -8,7 +8,7 @@ from typing import Any
 from replay import svg
 from replay.core.colours import NOBODY, seat_marks, text_on
 from replay.core.events import Event, Score, worth_telling
-from replay.core.explore import Choices, explorer_of
+from replay.core.explore import Choices
 from replay.core.svgtext import element, open_tag, wrap
 from replay.core.verify import REPORT_VERSION, where_json
 from replay.core.view import draw_board, view_of
@@ -145,8 +145,8 @@ def build(entry: Entry, n: int, draw: bool = True, found: Choices | None = None)
     board = draw_board(look, game, events=pos.events, failure=pos.failure, notes=notes,
                        linked=True,
                        spots=found.spots() if found else None,
-                       spot_names=found.spot_names(explorer_of(entry.parsed.family).spot_label)
-                       if found else None, ghost=found.options if found else ()) if draw else ""
+                       spot_names=found.spot_names() if found else None,
+                       ghost=found.options if found else ()) if draw else ""
     players = game.players
     gained = _gained(summary, n)
     ended = summary.if_ended[n] if n < len(summary.if_ended) else game.scores

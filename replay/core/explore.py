@@ -10,11 +10,12 @@ told for a board by the family's ``Explorer``: the *spot* it is played at (a cel
 for a move played on no spot), an optional *facet* (a filter of the shading, e.g. the piece to
 build with), the *steps* of the menu that leads to it (turned 90°, then the knight in the city)
 and its text; and the spots where nothing is legal, each with the verifier's own rule and words
-(``Refusal``). A line of moves travels in URLs as *tokens*: each move the compact JSON object a
-log records, in unpadded base64url, joined by ".": a page extends a line by appending the token
-of the option chosen, and never decides anything itself. A move has one token only
-(``read_token`` refuses any other spelling, and whatever a log's move could not be), so a line
-read is canonical: the same line is the same text.
+(``Refusal``); each spot is named once for people (``Explorer.spot_name``: what it touches,
+what stands on it; ``Choices.labels``). A line of moves travels in URLs as *tokens*: each move
+the compact JSON object a log records, in unpadded base64url, joined by ".": a page extends a
+line by appending the token of the option chosen, and never decides anything itself. A move
+has one token only (``read_token`` refuses any other spelling, and whatever a log's move could
+not be), so a line read is canonical: the same line is the same text.
 
 Table logs (no seed) name what each move draws. A variation follows the log's draws while it
 can (``Explorer.draw_of`` of the log's move at the same index); when it cannot (the tile was
@@ -90,6 +91,11 @@ class Choices:
     picks: tuple[tuple[str, str], ...]
     note: str
     truncated: bool
+    labels: Mapping[str, str] = {}  # spot -> its name (``Explorer.spot_name``); never changed
+
+    def label(self, spot: str) -> str:
+        """A spot's name (``labels``), the spot itself when it has none."""
+        return self.labels.get(spot, spot)
 
     def spots(self) -> dict[str, str]:
         """Every spot of the board with a class: "legal" or "illegal"."""
@@ -97,10 +103,12 @@ class Choices:
         out.update((o.spot, "legal") for o in self.options if o.spot)
         return out
 
-    def spot_names(self, label: Callable[[str], str]) -> dict[str, str]:
+    def spot_names(self, label: Callable[[str], str] | None = None) -> dict[str, str]:
         """Every spot's accessible name, which tells legal from illegal in words (the shading
         is lost on a screen reader): "legal: <spot>, N moves" or "nothing can be played
-        here: <spot>: <rule>: <why>"; ``label`` names a spot (``Explorer.spot_label``)."""
+        here: <spot>: <rule>: <why>"; ``label`` names a spot (its name in ``labels`` when
+        not given)."""
+        label = label or self.label
         counts: dict[str, int] = {}
         for o in self.options:
             if o.spot:
@@ -116,7 +124,8 @@ class Choices:
                 "refusals": [r.to_json() for r in self.refusals],
                 "draw": self.draw, "wanted": self.wanted,
                 "picks": [{"draw": d, "label": label} for d, label in self.picks],
-                "note": self.note, "truncated": self.truncated}
+                "note": self.note, "truncated": self.truncated,
+                "labels": dict(sorted(self.labels.items()))}
 
 
 class Explorer:
@@ -156,6 +165,12 @@ class Explorer:
     def spot_label(self, spot: str) -> str:
         """A spot in words, for the menu of the moves played there."""
         return spot
+
+    def spot_name(self, state: GameState, spot: str) -> str:
+        """A spot of ``state`` in words as a player names it (what it touches, what stands
+        on it), for its menu, its refusal and its accessible name; ``spot_label`` by default
+        (an explorer written before this keeps its words)."""
+        return self.spot_label(spot)
 
     def attempts(self, state: GameState, draw: str | None,
                  legal: set[str]) -> Iterator[tuple[str, Any]]:
@@ -225,7 +240,11 @@ def choices(state: GameState, explorer: Explorer, wanted_move: Any = None,
             state.check(attempt)
         except IllegalMove as exc:
             refusals.append(Refusal(spot, exc.rule, exc.message))
-    return Choices(tuple(options), tuple(refusals), draw, wanted, picks, note, truncated)
+    labels = {spot: explorer.spot_name(state, spot)
+              for spot in dict.fromkeys([*(o.spot for o in options if o.spot),
+                                         *(r.spot for r in refusals)])}
+    return Choices(tuple(options), tuple(refusals), draw, wanted, picks, note, truncated,
+                   labels)
 
 
 # --------------------------------------------------------------------------- lines

@@ -60,6 +60,7 @@ class FigurePlaced(NamedTuple):
     location: str
     role: str | None  # what a follower is called there (knight, thief, ...), else the kind
     feature: str  # the segment type it stands on
+    place: str = ""  # where it stands in words ("in the field to the west"; not in the JSON)
 
     @property
     def type(self) -> str:
@@ -78,7 +79,7 @@ class FigurePlaced(NamedTuple):
     def explain(self, players: Sequence[Player]) -> str:
         figure = figure_words(self.kind, self.role)
         return (f"{person(players, self.player)} put {article(figure)} "
-                f"{on_feature(self.feature, self.location, self.kind)}")
+                f"{self.place or on_feature(self.feature, self.location, self.kind)}")
 
 
 @event_kind

@@ -1,6 +1,7 @@
 """The analysis board of the tile-laying families (``replay.core.explore``): a move's spot is
-the cell its tile goes to ("x,y"), its menu the rotation, then the figure ("no figure"
-included), then what else the family's move holds; the empty cells next to the board where
+the cell its tile goes to ("x,y"), named by what it touches (``spot_name``); its menu the
+rotation, then the figure as a player says it ("farmer in the field", "no figure" included),
+then what else the family's move holds; the empty cells next to the board where
 the tile fits nowhere are told why (the verifier's words for the tile put there unturned).
 A table log draws the tile of each move: the variation follows the log's tile while it is
 left in the pile."""
@@ -11,11 +12,13 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from ..core.events import article
 from ..core.explore import Explorer
 from ..core.family import GameState
 from ..core.view import view_of
+from .board import SIDE_WORDS
 from .state import TileState
-from .words import figure_text, turned
+from .words import and_list, move_figure, turned
 
 TILE_KEYS = frozenset({"x", "y", "rotation", "tile", "figure", "discard", "scores"})
 NEIGHBOURS = ((0, -1), (1, 0), (0, 1), (-1, 0))
@@ -58,13 +61,40 @@ class TileExplorer(Explorer):
     def place(self, state: GameState, move: Any) -> tuple[str, str, tuple[str, ...]]:
         if getattr(move, "discard", False):
             return "", "", ("discard the tile: it fits nowhere (G5)",)
-        figure = figure_text(None, move) or "no figure"
+        game = _tiles(state)
+        tile = game.tiles_by_id.get(move.tile) if move.tile else game.current
+        figure = move_figure(move, state, tile) or "no figure"
         extra = self.extra_words(state, move)
         return f"{move.x},{move.y}", "", (turned(move.rotation), figure,
                                           *((extra,) if extra else ()))
 
     def spot_label(self, spot: str) -> str:
         return f"cell ({spot})"
+
+    def spot_name(self, state: GameState, spot: str) -> str:
+        """An open cell named by what it touches, then its coordinates: ``next to the
+        cloister at (0,0), touching a field (north) · (0,1)``, ``touching a city (north) and a
+        road (west) · (2,-1)``."""
+        game = _tiles(state)
+        x, _, y = spot.partition(",")
+        try:
+            cell = (int(x), int(y))
+        except ValueError:
+            return self.spot_label(spot)
+        key = game.frontier.get(cell, "....")
+        sides: dict[str, list[str]] = {}
+        for s, letter in enumerate(key):
+            if letter != ".":
+                sides.setdefault(game.terrain(letter), []).append(SIDE_WORDS[s])
+        parts = []
+        cloisters = sorted(game.near_cloisters.get(cell, ()))
+        if cloisters:
+            at = and_list([f"({cx},{cy})" for cx, cy in cloisters])
+            parts.append(f"next to the cloister{'s' * (len(cloisters) > 1)} at {at}")
+        if sides:
+            parts.append("touching " + and_list([f"{article(what)} ({', '.join(where)})"
+                                                 for what, where in sides.items()]))
+        return f"{', '.join(parts) or 'cell'} · ({cell[0]},{cell[1]})"
 
     def extra_words(self, state: GameState, move: Any) -> str:
         """What a move holds beyond its tile and figure (a flock choice, a bonus tile...),

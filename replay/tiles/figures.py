@@ -22,7 +22,7 @@ from .features import Feature, FeatureGraph, Figure
 from .kinds import ROLE
 from .moves import FigureChoice
 from .tileset import TileType
-from .words import turned, where_code
+from .words import figure_place, turned, where_code
 
 if TYPE_CHECKING:
     from ..core.sink import EventSink
@@ -164,9 +164,28 @@ class Figures(Board):
         self.supply[p][fig.kind] -= 1
         self.hash ^= hashing.item("f", fig.node, fig.player, fig.kind)
         if self.sink.keeps:
-            role = ROLE.get(seg.type) if kind.family == "follower" else choice.kind
-            self.sink.add(FigurePlaced(p, choice.kind, placement.cell[0], placement.cell[1],
-                                       choice.location, role, seg.type))
+            event = self.figure_event(placement.tile, placement.cell, placement.rot, choice)
+            assert event is not None
+            self.sink.add(event)
+
+    def figure_event(self, tile: TileType, cell: Cell, q: int,
+                     choice: FigureChoice) -> FigurePlaced | None:
+        """The event of putting ``choice`` on ``tile`` placed at ``cell`` turned ``q``
+        quarters, by the player to move: what a follower there is called and the feature it
+        stands on, and where in words (``words.figure_place``). The move list and the
+        explanations tell a played figure from it, and the analysis board a legal move's figure
+        before it is played (one source of words). None when the tile has no
+        such place or the game no such figure."""
+        rot = tile.rotations[q % 4]
+        seg_index = rot.locations.get(choice.location)
+        kind = self.figure_kinds.get(choice.kind)
+        if seg_index is None or kind is None:
+            return None
+        seg = tile.segments[seg_index]
+        role = ROLE.get(seg.type) if kind.family == "follower" else choice.kind
+        return FigurePlaced(self.turn, choice.kind, cell[0], cell[1], choice.location, role,
+                            seg.type, figure_place(tile, 90 * q, choice.location, seg.type,
+                                                   choice.kind))
 
     def _figure_target(self, fig: Figure, attrs: Mapping[str, int], family: str) -> Feature:
         """The feature a new figure joins."""

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..core.events import Event
     from ..core.family import GameState
     from .events import FigurePlaced, Place
-    from .tileset import Segment
+    from .tileset import Segment, TileType
 
 # A half side (or a side) of a tile, as the direction it lies in from the tile's centre. "NL"
 # is the left half of the north side seen from the centre: its western half.
@@ -38,6 +38,11 @@ NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 def plural(n: int, word: str, words: str | None = None) -> str:
     """``1 tile``, ``2 tiles``; ``words`` when the plural is not ``word + "s"``."""
     return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def count_word(n: int) -> str:
@@ -178,7 +183,8 @@ def describe_move(move: Any, events: Sequence[Event] | None, state: GameState,
     else:
         how = f", turned {rotation}°" if rotation else ""
         head = f"{words or 'a tile'} at ({x},{y}){how}"
-    extra = "; ".join(w for w in (figure_text(figure, tried), ", ".join(more_words)) if w)
+    told = move_figure(tried, state) if tried is not None else figure_text(figure, None)
+    extra = "; ".join(w for w in (told, ", ".join(more_words)) if w)
     text = head + (f" · {extra}" if extra else "")
     tile_code = ""
     if tile_id is not None:
@@ -221,16 +227,109 @@ def _tile_told(move: Any, land: Place | None, tried: Any,
     return tile_id, words
 
 
-def figure_text(event: FigurePlaced | None, move: Any) -> str | None:
-    """The figure of a move in words: ``knight in the city to the north-west`` (from its
-    event; from the move's choice when it was not played)."""
+def figure_text(event: FigurePlaced | None, move: Any, tile: TileType | None = None,
+                rotation: int | None = None) -> str | None:
+    """The figure of a move in words, as a player says it (``told_figure``: ``tile`` turned
+    ``rotation`` is the tile it stands on) from its event; from the move's choice when it has
+    none (``follower to the north-west``)."""
     if event is not None:
-        return (f"{figure_words(event.kind, event.role)} "
-                f"{on_feature(event.feature, event.location, event.kind)}")
+        return told_figure(event, tile, rotation)
     fig = getattr(move, "figure", None)
     if fig is None:
         return None
     return f"{fig.kind.replace('-', ' ')} {where(fig.location)}"
+
+
+def told_figure(event: FigurePlaced, tile: TileType | None = None,
+                rotation: int | None = None) -> str:
+    """A figure put on ``tile`` (turned ``rotation`` degrees) as a player says it: ``farmer in
+    the field``, ``thief on the road``, ``monk in the cloister``, ``shepherd in the field``,
+    ``large follower: knight in the city``, a figure of ``kinds.BESIDE`` ``by`` its feature,
+    ``... on the hill`` on a hill tile; the side only when the tile holds two features of that
+    kind (``knight in the city to the north``, ``farmer in the field to the south and west``:
+    ``feature_side``). The event says where in words (``place``, ``figure_place``); an event
+    without it is told from ``tile``, else by the location's direction."""
+    if event.place:
+        place = event.place
+    elif tile is not None:
+        place = figure_place(tile, rotation, event.location, event.feature, event.kind)
+    else:
+        place = on_feature(event.feature, event.location, event.kind)
+    label = event.kind.replace("-", " ")
+    if event.role and event.role != event.kind:
+        who = event.role if event.kind == "follower" else f"{label}: {event.role}"
+    else:
+        who = label
+    return f"{who} {place}"
+
+
+def figure_place(tile: TileType, rotation: int | None, location: str, feature: str,
+                 kind: str) -> str:
+    """Where a figure at ``location`` of ``tile`` turned ``rotation`` degrees stands, as
+    ``told_figure`` says it: ``in the field``, ``on the road to the east``, ``in the city on
+    the hill``."""
+    place = _place_on(tile, rotation, location, feature, kind)
+    return place + " on the hill" if tile.hill else place
+
+
+# (id of the tile, rotation, location, feature, figure kind) -> (the tile, its words): the
+# analysis board tells every legal move's figure twice (menu and text), the same few places
+# of one tile; the tile is kept to tell a reused id apart
+_PLACES: dict[tuple[int, int | None, str, str, str], tuple[TileType, str]] = {}
+MAX_PLACES = 20_000
+
+
+def _place_on(tile: TileType, rotation: int | None, location: str, feature: str,
+              kind: str) -> str:
+    """Where a figure stands on ``tile`` (``told_figure``), worked out once per place."""
+    key = (id(tile), rotation, location, feature, kind)
+    hit = _PLACES.get(key)
+    if hit is not None and hit[0] is tile:
+        return hit[1]
+    alone = sum(s.type == feature for s in tile.segments) == 1
+    if rotation is None or alone:
+        place = on_feature(feature, "" if alone else location, kind)
+    else:
+        side = feature_side(tile, rotation, location)
+        place = on_feature(feature, "", kind) + (f" {side}" if side else "")
+    if len(_PLACES) >= MAX_PLACES:
+        _PLACES.clear()
+    _PLACES[key] = (tile, place)
+    return place
+
+
+def feature_side(tile: TileType, rotation: int, location: str) -> str:
+    """Where the feature at ``location`` of ``tile`` turned ``rotation`` lies, as a player
+    points at it: the whole sides it covers (``to the west``, ``to the south and west``), else
+    the direction of the location (``to the north-west``: a field in a corner, a road's
+    side); "" for a named place (a cloister)."""
+    if location not in DIRECTION:
+        return ""
+    rot = tile.rotations[rotation // 90 % 4]
+    index = rot.locations.get(location)
+    whole = [word for s, word in enumerate(("north", "east", "south", "west"))
+             if index is not None and all(rot.pos[3 * s + j] == index for j in range(3))]
+    return f"to the {and_list(whole)}" if whole else where(location)
+
+
+def move_figure(move: Any, state: GameState, tile: TileType | None = None) -> str | None:
+    """The figure of a move not played (a legal move of the analysis board, an illegal one)
+    told as it would be once played: from the event the state would make
+    (``Figures.figure_event``) on ``tile`` (the move's own, else the one drawn); from the
+    move's choice when the state cannot tell (``figure_text``)."""
+    fig = getattr(move, "figure", None)
+    if fig is None:
+        return None
+    tiles: dict[str, Any] = getattr(state, "tiles_by_id", {})
+    if tile is None:
+        tile_id = getattr(move, "tile", None)
+        tile = tiles.get(tile_id) if tile_id else getattr(state, "current", None)
+    make = getattr(state, "figure_event", None)
+    rotation = getattr(move, "rotation", 0)
+    if tile is None or make is None or rotation not in (0, 90, 180, 270):
+        return figure_text(None, move)
+    event = make(tile, (getattr(move, "x", 0), getattr(move, "y", 0)), rotation // 90, fig)
+    return figure_text(event, move, tile, rotation)
 
 
 def figure_code(event: FigurePlaced | None, move: Any) -> str | None:

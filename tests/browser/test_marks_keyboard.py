@@ -60,10 +60,12 @@ def test_the_chart_is_one_tab_stop_before_the_move_list(server: str, page: Any) 
 def test_spots_are_named_legal_or_why_not(server: str, page: Any) -> None:
     gid = store(server, generate_log("base", 3, 7))["id"]
     page.goto(f"{server}/games/{gid}/moves/9?explore=1")
-    legal = page.get_by_role("button", name=re.compile(r"^legal: cell \(-?\d+,-?\d+\), \d+ "
-                                                       r"moves?$"))
+    # a spot is named by what it touches, its coordinates after (issue 36 item 2)
+    legal = page.get_by_role("button", name=re.compile(
+        r"^legal: (next to the cloisters? at [^·]+, )?touching [^·]+ · \(-?\d+,-?\d+\), \d+ "
+        r"moves?$"))
     refused = page.get_by_role("button", name=re.compile(
-        r"^nothing can be played here: cell \(-?\d+,-?\d+\): [A-Z]+\d+: .+"))
+        r"^nothing can be played here: [^:]+ · \(-?\d+,-?\d+\): [A-Z]+\d+: .+"))
     assert legal.count() > 0 and refused.count() > 0
     assert legal.count() == page.locator("#board g.spot.legal").count()
     assert refused.count() == page.locator("#board g.spot.illegal").count()

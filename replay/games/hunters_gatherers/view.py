@@ -9,7 +9,7 @@ from typing import Any
 from ...core.events import Event
 from ...core.family import GameState
 from ...tiles.view import TileView
-from ...tiles.words import figure_text
+from ...tiles.words import move_figure
 
 
 class HuntersGatherersView(TileView):
@@ -23,7 +23,8 @@ class HuntersGatherersView(TileView):
         if bonus.discard:
             return f"then the bonus tile {bonus.tile}, which fits nowhere, is discarded"
         turned = f", turned {bonus.rotation}°" if bonus.rotation else ""
-        figure = figure_text(None, bonus) or "no figure"
+        tiles = getattr(state, "tiles_by_id", {})
+        figure = move_figure(bonus, state, tiles.get(bonus.tile)) or "no figure"
         return f"then the bonus tile {bonus.tile} at ({bonus.x},{bonus.y}){turned} · {figure}"
 
     def turn_words(self, events: Sequence[Event]) -> tuple[list[str], list[str]]:

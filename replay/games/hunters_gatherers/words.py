@@ -14,7 +14,8 @@ BONUS_RULE = "HG7"  # the rule a bonus tile is played (or discarded) under
 
 def bonus_words(events: Sequence[Event]) -> tuple[list[str], list[str]]:
     """The bonus tile of a turn and its figure, or its discard, in words and in codes
-    (``bonus tile: a forest with gold at (2,0) · hunter ...``; ``bonus HG-12 (2,0) 90°``)."""
+    (``bonus tile: a forest with gold at (2,0) · hunter in the meadow``; ``bonus HG-12 (2,0)
+    90°``): the figure as its event says it (``tiles.words.told_figure``)."""
     words: list[str] = []
     codes: list[str] = []
     in_bonus = False

@@ -1,6 +1,7 @@
 """Manhattan's analysis board (``replay.core.explore``): a build's spot is the lot it goes on
 ("city/lot"), its facet the piece (storeys and colour: the page shades the lots each piece
-may go on), its menu the piece, then the card that marks the lot; a choice of pieces and a
+may go on), named by its city and place and what stands on it (``spot_name``), its menu the
+piece, then the card that marks the lot; a choice of pieces and a
 discard are played on no spot. A lot where no build is legal is told why: the verifier's words
 for the card that marks it from the player's side with their smallest piece. A table log
 names the card drawn after each build: the variation follows it while it can be drawn."""
@@ -16,6 +17,7 @@ from .deck import card_text
 from .events import pieces_text
 from .material import CITIES, HEIGHTS, LOTS, lot_name
 from .moves import Build, Choose, Discard
+from .scoring import height, owner
 from .state import ManhattanState
 
 
@@ -61,6 +63,19 @@ class ManhattanExplorer(Explorer):
     def spot_label(self, spot: str) -> str:
         city, _, lot = spot.partition("/")
         return f"{lot_name(int(lot))} of {city}" if lot.isdigit() else spot
+
+    def spot_name(self, state: GameState, spot: str) -> str:
+        """A lot by its city and place, then what stands on it: ``the north-west lot of
+        Sydney · empty``, ``the centre lot of Cairo · a blue building of 3 storeys`` (its
+        owner: the colour of its top piece, M5)."""
+        city, _, lot = spot.partition("/")
+        if city not in CITIES or not lot.isdigit() or int(lot) >= LOTS:
+            return self.spot_label(spot)
+        stack = _state(state).board.get((CITIES.index(city), int(lot)))
+        storeys = height(stack) if stack else 0
+        there = (f"a {owner(stack)} building of {storeys} storey{'s' * (storeys != 1)}"
+                 if stack else "empty")
+        return f"{self.spot_label(spot)} · {there}"
 
     def attempts(self, state: GameState, draw: str | None,
                  legal: set[str]) -> Iterator[tuple[str, Any]]:
