@@ -15,12 +15,13 @@ from .state import ConnectFourState, Dropped
 
 class ConnectFourView(View):
     """See the module. No analysis board spots: its explorer is the default (a list of the
-    legal drops), so ``spots`` and ``linked`` draw nothing more."""
+    legal drops, on no spot), so ``spots``, ``linked`` and ``ghost`` draw nothing more."""
 
     def board(self, state: GameState, *, events: Sequence[Event] = (), failure: Any = None,
               notes: Sequence[str] = (), size: int | None = None, prefix: str = "cr-",
               spots: Mapping[str, str] | None = None,
-              spot_names: Mapping[str, str] | None = None, linked: bool = False) -> str:
+              spot_names: Mapping[str, str] | None = None, linked: bool = False,
+              ghost: Sequence[Any] = ()) -> str:
         from .drawing import board  # on first use: a verification draws nothing
 
         assert isinstance(state, ConnectFourState)
