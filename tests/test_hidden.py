@@ -29,6 +29,7 @@ from replay.games.hunters_gatherers.state import HuntersGatherersState
 from replay.games.manhattan import ManhattanState
 from replay.games.manhattan.moves import Build, Discard
 from replay.generate import generate_log
+from replay.tiles.hidden import hold
 from replay.tiles.moves import TileMove
 from replay.tiles.state import TileState
 
@@ -333,3 +334,31 @@ def test_a_wrong_bonus_tile_leaves_a_redrawn_state_as_it_was() -> None:
         state.apply(earning[0])  # and it plays on
         tried += 1
     assert tried
+
+
+def test_a_redrawn_table_state_holds_the_tile_its_log_names_next() -> None:
+    """A table log's next move names the tile its player drew: ``hold`` puts it in the hand
+    of the redrawn state (the drawn one back in the pile), whose moves are then the true
+    state's moves of that tile; refused clearly on a table state, an unknown or absent tile."""
+    record = _log("base", ("inns-cathedrals",), 3, 7, table=True)
+    swapped = 0
+    for n in (0, 20, 40):
+        state = record.playback.position(n).state
+        assert isinstance(state, TileState)
+        named = record.moves[n].tile
+        assert named is not None
+        with pytest.raises(ValueError, match="draws its tiles"):
+            hold(state.copy(), named)
+        again = redrawn(state, str(n))
+        assert isinstance(again, TileState)
+        left = tiles_left(again)
+        swapped += again.current is not None and again.current.id != named
+        hold(again, named)
+        assert again.current is not None and again.current.id == named
+        assert tiles_left(again) == left and seen(again) == seen(state)
+        true = [m for m in state.legal_moves() if m.tile == named]
+        assert encoded(again, again.legal_moves()) == encoded(state, true)
+        with pytest.raises(ValueError, match="no tile 'nothing'"):
+            hold(again, "nothing")
+        play_out(again, str(n))
+    assert swapped  # (a tile other than the one drawn was put in hand)
