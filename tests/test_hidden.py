@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +26,7 @@ from hypothesis import strategies as st
 
 from replay.core.errors import IllegalMove
 from replay.core.family import GameState, family
+from replay.core.playback import play_through
 from replay.core.record import parse
 from replay.core.rng import SeededStream
 from replay.core.verify import verify
@@ -33,6 +38,7 @@ from replay.tiles.hidden import hold
 from replay.tiles.moves import TileMove
 from replay.tiles.state import TileState
 
+from .support import fixture_log
 from .test_properties import scaled
 
 # (game, expansions, players, seed): every family, the expansions with hidden parts of their own
@@ -42,6 +48,7 @@ TABLE_GAMES = [("base", ("inns-cathedrals",), 3, 7), ("hunters-gatherers", (), 2
                ("manhattan", (), 3, 7)]
 FRACTIONS = (0, 1, 2, 3)  # positions at 0, 1/4, 2/4, 3/4 of the game
 SEEDS = 20  # the redraws compared for a leak of the true future (b)
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _log(game: str, expansions: tuple[str, ...], players: int, seed: int,
@@ -362,3 +369,36 @@ def test_a_redrawn_table_state_holds_the_tile_its_log_names_next() -> None:
             hold(again, "nothing")
         play_out(again, str(n))
     assert swapped  # (a tile other than the one drawn was put in hand)
+
+
+def test_a_tile_under_a_hill_is_redrawn_whether_a_table_log_named_it_or_not() -> None:
+    """HS7 in a table log: the tile under a hill is unseen whether the log names it ("C") or
+    not ("?"); both states redraw to the same one, which counts the same tiles left, names
+    a real tile under the hill and plays to its end."""
+    unnamed = fixture_log("expansions", "hs8-hill-breaks-tie")
+    named = fixture_log("expansions", "hs8-hill-breaks-tie")
+    named["moves"][1]["hidden"] = "C"
+    one, two = (play_through(parse(log)).position(2).state for log in (unnamed, named))
+    assert isinstance(one, TileState) and isinstance(two, TileState)
+    assert one._drawn_unseen() == ["?"] and two._drawn_unseen() == ["C"]
+    assert one.tiles_left() == two.tiles_left()
+    for seed in ("1", "2", "3"):
+        a, b = redrawn(one, seed), redrawn(two, seed)
+        assert isinstance(a, TileState)
+        assert hidden(a) == hidden(b) and a._drawn_unseen() != ["?"]
+        assert a.tiles_left() == one.tiles_left()
+        assert tiles_left(a) == tiles_left(b)
+        play_out(a, seed)
+        assert a.finished
+
+
+def test_a_redraw_is_the_same_under_any_hash_seed() -> None:
+    """The redrawn state (hash, pile, hands) is the same whatever ``PYTHONHASHSEED``."""
+    script = ("from tests.test_hidden import _positions, redrawn, hidden\n"
+              "print([hidden(redrawn(s, '5')) for spec in "
+              "[('base', ('inns-cathedrals', 'hills-sheep'), 3, 7), ('manhattan', (), 3, 7)] "
+              "for s in _positions(spec)[1:3]])")
+    outs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           check=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed}
+                           ).stdout for seed in ("1", "2")}
+    assert len(outs) == 1 and "[" in outs.pop()
