@@ -384,7 +384,7 @@ def test_a_tile_under_a_hill_is_redrawn_whether_a_table_log_named_it_or_not() ->
     assert one.tiles_left() == two.tiles_left()
     for seed in ("1", "2", "3"):
         a, b = redrawn(one, seed), redrawn(two, seed)
-        assert isinstance(a, TileState)
+        assert isinstance(a, TileState) and isinstance(b, TileState)
         assert hidden(a) == hidden(b) and a._drawn_unseen() != ["?"]
         assert a.tiles_left() == one.tiles_left()
         assert tiles_left(a) == tiles_left(b)
