@@ -270,12 +270,14 @@ def test_a_table_state_is_redrawn_into_one_that_draws(spec: tuple[Any, ...]) -> 
     becomes a seeded-like one (a seed drawn from the stream) holding the same tiles or cards,
     its player to move having drawn one of those left; its moves are among the true ones
     (Manhattan: the same builds, with no card named to draw) and it plays to its end. Two
-    redraws with the same stream are the same state."""
+    redraws with the same stream are the same state, the hidden part permuted or not (the
+    other hands a Manhattan table log's deal names are hidden from the mover too)."""
     for q, state in enumerate(_positions(spec, table=True)):
         assert state.config.seed is None
         again = redrawn(state, f"t{q}")
         assert again.config.seed is not None and state.config.seed is None
         assert hidden(again) == hidden(redrawn(state, f"t{q}"))
+        assert hidden(again) == hidden(redrawn(permuted(state), f"t{q}"))
         if isinstance(state, ManhattanState):
             assert seen(again) == seen(state)
             true = [m.with_draw(None) if isinstance(m, (Build, Discard)) else m
