@@ -9,13 +9,14 @@ gives the first ones to the unseen places (``TileState._rehide``) and makes the 
 then the family redraws its own hidden parts (``TileState._redraw_more``: a bonus stack, a
 bag's draws).
 
-The tiles already drawn from a seeded pile (``pile[:pile_pos]``) are rewritten in the
-canonical order too, so that the unseen ones among them stay unknown. A table game (no seed) names every draw in its log and so draws nothing by
-itself: its redrawn state is a seeded-like one (its configuration's seed drawn from the
-stream, ``rng.drawn_seed``) whose pile is the tiles left, and whose player to move then draws
-its tile from that pile, as a seeded game does. Its legal moves are therefore those of one
-tile of the true state's (which lists every tile that may come); ``hold`` puts in hand the tile
-the log's next move names, the one its player really drew.
+The tiles already drawn from a seeded pile (``pile[:pile_pos]``) are rewritten in the canonical
+order too, so that the unseen ones among them stay unknown. A table game (no seed) names every
+draw in its log and so draws nothing by itself: its redrawn state is a seeded-like one (its
+configuration's seed drawn from the stream, ``rng.drawn_seed``) whose pile is the tiles left,
+and whose player to move then draws its tile from that pile, as a seeded game does. Its legal
+moves are therefore those of one tile of the true state's (which lists every tile that may
+come); ``hold`` puts in hand the tile the log's next move names, the one its player really
+drew.
 
 The state hash counts the tiles drawn, not their order: a redrawn pile leaves it alone, and
 the unseen tiles given new ids change their items (``_rehide``). Moves applied after the
