@@ -37,7 +37,7 @@ NOT_COMPARED = frozenset({"config", "tileset", "tiles_by_id", "figure_kinds", "m
 # what a copy shares with its original because it never changes (checked by ``shared``)
 SHARED_BY_DESIGN = frozenset({"config", "options", "material", "_family", "tiles_by_id",
                               "figure_kinds", "pile", "bonus_stack", "seat_of", "_cid",
-                              "_seat_cid", "_lots", "_memo"})
+                              "_seat_cid", "_lots", "_memo", "origin"})
 
 
 def attributes(obj: Any) -> list[str]:

@@ -21,115 +21,20 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from . import hashing
+from .config import COLOURS as COLOURS
+from .config import Expansion as Expansion
+from .config import GameConfig as GameConfig
+from .config import MoveText as MoveText
+from .config import Option as Option
+from .config import Player as Player
 from .errors import IllegalMove, LogFormatError
 from .events import join_words
 from .plugins import Group, load_ref
-from .values import value_type
 
 if TYPE_CHECKING:
     from .events import Event
     from .importing import Importer
-
-COLOURS = ("red", "blue", "green", "yellow", "black", "grey")
-
-
-class Player:
-    """A seat at the table: its name, its colour, and ``also`` the other colours it plays
-    (a game where a player takes two colours names them: ``Ben (black and green)``)."""
-
-    __slots__ = ("name", "colour", "also")
-    name: str
-    colour: str
-    also: tuple[str, ...]
-
-    def __init__(self, name: str, colour: str, also: tuple[str, ...] = ()) -> None:
-        self.name = name
-        self.colour = colour
-        self.also = also
-
-
-class Option:
-    """A rule option of a family: its log key, the values it takes, its default and rule id."""
-
-    __slots__ = ("key", "choices", "default", "rule", "help", "expansion")
-    key: str
-    choices: tuple[Any, ...]
-    default: Any
-    rule: str
-    help: str
-    expansion: str | None  # only with this expansion
-
-    def __init__(self, key: str, choices: tuple[Any, ...], default: Any, rule: str, help: str,
-                 expansion: str | None = None) -> None:
-        self.key = key
-        self.choices = choices
-        self.default = default
-        self.rule = rule
-        self.help = help
-        self.expansion = expansion
-
-
-class Expansion:
-    """An expansion a family can be played with."""
-
-    __slots__ = ("name", "label", "rule_prefix", "extra_players")
-    name: str  # as in the log's "expansions"
-    label: str  # for people
-    rule_prefix: str  # the ids of its rules start with this (IC, HS, ...)
-    extra_players: int  # seats it adds to the family's limit
-
-    def __init__(self, name: str, label: str, rule_prefix: str, extra_players: int = 0) -> None:
-        self.name = name
-        self.label = label
-        self.rule_prefix = rule_prefix
-        self.extra_players = extra_players
-
-
-class MoveText:
-    """One move of a log told two ways (``Family.describe_move``): ``text`` in words for
-    people, without the player (``a city cap with a road at (0,1), turned 90° · knight in the
-    city to the north``), and ``codes`` in the log's own codes, for a tooltip (``W (0,1) 90°
-    follower N``)."""
-
-    __slots__ = ("text", "codes")
-    text: str
-    codes: str
-
-    def __init__(self, text: str, codes: str = "") -> None:
-        self.text = text
-        self.codes = codes
-
-
-class GameConfig:
-    """Everything fixed before the first move: the family's settings for one game.
-
-    ``options`` maps each option key of the family to its value (defaults filled in);
-    ``material`` is what the family plays with (the tile set of a tile-laying family).
-    """
-
-    __slots__ = ("game", "expansions", "players", "options", "seed", "material")
-    game: str
-    expansions: tuple[str, ...]
-    players: tuple[Player, ...]
-    options: Mapping[str, Any]
-    seed: str | None  # None: a table game, every move names what it draws (L1)
-    material: Any
-
-    def __init__(self, game: str, expansions: tuple[str, ...], players: tuple[Player, ...],
-                 options: Mapping[str, Any], seed: str | None, material: Any = None) -> None:
-        self.game = game
-        self.expansions = expansions
-        self.players = players
-        self.options = options
-        self.seed = seed
-        self.material = material
-
-
-value_type(Player, "name colour also")
-value_type(Option, "key choices default rule help expansion")
-value_type(Expansion, "name label rule_prefix extra_players")
-value_type(MoveText, "text codes")
-value_type(GameConfig, "game expansions players options seed material")
+    from .rng import SeededStream
 
 
 class GameState:
@@ -198,6 +103,21 @@ class GameState:
     @abstractmethod
     def copy(self) -> Self:
         """An independent copy: moves applied to it leave this state alone."""
+
+    def redraw_hidden(self, seat: int, rng: SeededStream) -> None:
+        """Replace, in place, everything seat ``seat`` cannot know by a random draw from
+        ``rng`` of what it could be, consistent with everything that seat has seen: a
+        *determinization*, which game-playing agents search instead of the true state, so that
+        they never see the true future of a seeded log. The caller works on a ``copy()``.
+
+        The result depends only on what the seat has seen and on ``rng`` (the hidden pool is
+        put in a canonical order before it is shuffled), and it plays on as any state does:
+        any randomness still to come (a reshuffle, a bag) comes from ``rng`` too, not from the
+        log's seed. A state that named no draw (a table log, no seed) becomes one that draws
+        by itself, as a seeded one does.
+
+        By default nothing: a game of perfect information. A family with hidden parts (a draw
+        pile, the other players' hands) must override it; plugins included."""
 
     @abstractmethod
     def end_now(self) -> list[Event]:

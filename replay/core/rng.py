@@ -130,3 +130,9 @@ def _restored(key: bytes, block: int, halves: list[int]) -> SeededStream:
 def seed_text(seed: int | str) -> str:
     """Seeds may be JSON integers or strings; both are used through their text."""
     return str(seed)
+
+
+def drawn_seed(rng: SeededStream) -> str:
+    """A seed text drawn from ``rng``: the seed of the randomness a redrawn state still has
+    to come (``GameState.redraw_hidden``), so that none of it comes from the log's seed."""
+    return f"redrawn-{rng.below(_TWO64):016x}"

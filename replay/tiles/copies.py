@@ -77,6 +77,7 @@ def copy_tile_state(state: TileState, new: TileState) -> None:
     new.setup_events = list(state.setup_events)
     new.discarded = list(state.discarded)
     new.steps = list(state.steps)
+    new.origin = state.origin  # (never changed: a rewind copies it)
     new.start_tile = state.start_tile
     new.pile = state.pile
     new.remaining = dict(state.remaining)

@@ -53,6 +53,8 @@ class TileState(Figures):
         self.discarded: list[str] = []
         self.sink = EventSink()  # where the events of the move being played go (core/sink.py)
         self.steps: list[Any] = []  # every step applied, to rebuild the game (see _rewind)
+        # the position ``steps`` start from when it is not the game's start (a redrawn one)
+        self.origin: TileState | None = None
         self.hash = 0
         for p, score in enumerate(self.scores):
             self.hash ^= hashing.seat_item("s", p, score)
@@ -101,6 +103,17 @@ class TileState(Figures):
     def _before_turn_end(self) -> None:
         """At the end of a turn, before the next player draws."""
 
+    def _drawn_unseen(self) -> list[str]:
+        """The tiles drawn that nobody saw, in order (tiles hidden under others by an
+        expansion; "?" for one a table log did not name): ``redraw_hidden`` redraws them."""
+        return []
+
+    def _rehide(self, tiles: list[str]) -> None:
+        """Give the unseen places of ``_drawn_unseen`` the tiles ``tiles`` (redrawn)."""
+
+    def _redraw_more(self, seat: int, rng: SeededStream) -> None:
+        """Redraw the family's own hidden parts (``redraw_hidden``, after the pile)."""
+
     def tiebreak(self, tied: list[int], figures: list[Figure]) -> list[int]:
         """The winners among players tied for a majority (G8: all of them)."""
         return tied
@@ -140,6 +153,13 @@ class TileState(Figures):
         except IllegalMove as exc:
             self._annotate(exc)
             raise
+
+    def redraw_hidden(self, seat: int, rng: SeededStream) -> None:
+        """The order of the tiles left, and the tiles drawn unseen, redrawn; a table game's
+        state made one that draws (``replay.tiles.hidden``)."""
+        from .hidden import redraw_tiles  # (interpreted: once per determinization)
+
+        redraw_tiles(self, seat, rng)
 
     def copy(self) -> Self:
         """An independent copy: what changes in place copied, the rest shared (``copies``)."""
@@ -277,10 +297,12 @@ class TileState(Figures):
 
     def _rewind(self, steps: int) -> None:
         """Back to the state after the first ``steps`` steps, by replaying them."""
-        fresh = self.family.new_state(self.config)
+        fresh = (self.family.new_state(self.config) if self.origin is None
+                 else self.origin.copy())
         assert isinstance(fresh, TileState)
         for m in self.steps[:steps]:
             fresh.step(m)
+        fresh.origin = self.origin
         if hasattr(self, "__mypyc_attrs__"):  # compiled by mypyc: the attributes are slots
             getattr(self, "__setstate__")(fresh.__getstate__())  # noqa: B009
         else:

@@ -17,7 +17,7 @@ from mypy_extensions import mypyc_attr
 
 from ...core.errors import IllegalMove
 from ...core.family import Expansion, Option
-from ...core.rng import SeededStream
+from ...core.rng import SeededStream, drawn_seed
 from ...tiles.features import Feature, Figure
 from ...tiles.scoring import FOLLOWERS, score_event
 from ...tiles.scoring import plural as _n
@@ -233,6 +233,22 @@ class HillsSheep(ExpansionRules):
 
     def unknown_gone(self, state: Game) -> int:
         return bag_of(state).hidden.count("?")
+
+    def drawn_unseen(self, state: Game) -> list[str]:
+        """HS7: the tiles under hills, which nobody saw."""
+        return list(bag_of(state).hidden)
+
+    def rehide(self, state: Game, tiles: list[str]) -> None:
+        sheep = bag_of(state)
+        for i, (old, new) in enumerate(zip(sheep.hidden, tiles, strict=True)):
+            state.flip("hidden", i + 1, old)
+            state.flip("hidden", i + 1, new)
+        sheep.hidden = list(tiles)
+
+    def redraw_hidden(self, state: Game, seat: int, rng: SeededStream) -> None:
+        """HS1: the tokens in the bag are known (the others lie on the board), the draws to
+        come are not: they come from a stream drawn from ``rng``."""
+        bag_of(state).stream = SeededStream(drawn_seed(rng), "sheep")
 
     def complete_moves(self, state: Game, tile: TileType, move: Move) -> Iterator[Move]:
         """HS3: every expand-or-herd combination; a table log lists its draws (HS2, L1)."""

@@ -17,6 +17,7 @@ from ...tiles.features import Feature, Figure
 from ...tiles.state import FigureKind
 
 if TYPE_CHECKING:
+    from ...core.rng import SeededStream
     from ...tiles.state import Placement
     from ...tiles.tileset import TileType
     from .state import CarcassonneState, Move
@@ -68,6 +69,18 @@ class ExpansionRules:
     def unknown_gone(self, state: CarcassonneState) -> int:
         """Tiles gone from a table game's pile that the log does not name."""
         return 0
+
+    def drawn_unseen(self, state: CarcassonneState) -> list[str]:
+        """The tiles it took from the pile unseen, in order ("?" for one a table log did not
+        name): ``redraw_hidden`` redraws them with the pile."""
+        return []
+
+    def rehide(self, state: CarcassonneState, tiles: list[str]) -> None:
+        """Its unseen tiles (``drawn_unseen``) are now ``tiles`` (redrawn)."""
+
+    def redraw_hidden(self, state: CarcassonneState, seat: int, rng: SeededStream) -> None:
+        """Redraw what else of its state ``seat`` cannot know (``GameState.redraw_hidden``):
+        any randomness still to come comes from ``rng``."""
 
     def complete_moves(self, state: CarcassonneState, tile: TileType,
                        move: Move) -> Iterator[Move]:

@@ -24,6 +24,7 @@ from . import scoring
 from .rules import ExpansionRules, Points
 
 if TYPE_CHECKING:
+    from ...core.rng import SeededStream
     from ...tiles.state import Placement
 
 FOLLOWER = FigureKind("follower", "follower", 1,
@@ -163,6 +164,21 @@ class CarcassonneState(TileState):
 
     def _unknown_gone(self) -> int:
         return sum(r.unknown_gone(self) for r in self.rules)
+
+    def _drawn_unseen(self) -> list[str]:
+        return [t for r in self.rules for t in r.drawn_unseen(self)]
+
+    def _rehide(self, tiles: list[str]) -> None:
+        at = 0
+        for r in self.rules:
+            n = len(r.drawn_unseen(self))
+            if n:
+                r.rehide(self, tiles[at:at + n])
+                at += n
+
+    def _redraw_more(self, seat: int, rng: SeededStream) -> None:
+        for r in self.rules:
+            r.redraw_hidden(self, seat, rng)
 
     def _complete_moves(self, tile: TileType, move: Any) -> Iterator[Any]:
         moves = [move]

@@ -136,6 +136,20 @@ class HuntersGatherersState(TileState):
     def _move(self, **fields: Any) -> Move:
         return Move(**fields)
 
+    def _redraw_more(self, seat: int, rng: SeededStream) -> None:
+        """The bonus tiles not played yet (HG7), in a new order: the tile-set order
+        shuffled by ``rng``; a table game's become a seeded-like stack."""
+        rank = {t.id: i for i, t in enumerate(self.tileset.tiles)}
+        if self.bonus_remaining or not self.bonus_stack:  # a table game
+            left = [t for t in self.tileset.tiles for _ in range(self.bonus_remaining.get(
+                t.id, 0))]
+            rng.shuffle(left)
+            self.bonus_stack, self.bonus_pos, self.bonus_remaining = left, 0, {}
+            return
+        rest = sorted(self.bonus_stack[self.bonus_pos:], key=lambda t: rank[t.id])
+        rng.shuffle(rest)
+        self.bonus_stack = self.bonus_stack[:self.bonus_pos] + rest  # (copies share the old)
+
     # ------------------------------------------------------------ a turn of one or two steps
 
     def apply(self, move: Any) -> list[Event]:

@@ -28,7 +28,7 @@ from typing import Self
 from mypy_extensions import i64
 
 from ...core.errors import IllegalMove
-from ...core.rng import SeededStream
+from ...core.rng import SeededStream, drawn_seed
 from . import hashes
 from .events import Reshuffle
 from .material import LOTS, Material, lot_name
@@ -100,6 +100,25 @@ class Deck:
     def copy(self) -> Self:
         """An independent copy."""
         return type(self)(None, self.names, self.seed, None, self)
+
+    def redraw(self, seat: int, rng: SeededStream) -> None:
+        """What ``seat`` cannot know redrawn (``GameState.redraw_hidden``): the other hands
+        and the pile, dealt again from their cards in lot order shuffled by ``rng``, each
+        hand keeping its size; the reshuffles to come are seeded from ``rng`` too. The seat
+        knows its hand and the cards played (the others' are the cards it has not seen)."""
+        pool = sorted(self.pile + [c for s, h in enumerate(self.hands) if s != seat
+                                   for c in h])
+        rng.shuffle(pool)
+        at = 0
+        for s, hand in enumerate(self.hands):
+            if s != seat:
+                self.hands[s] = pool[at:at + len(hand)]
+                at += len(hand)
+        self.pile = pool[at:]
+        self.seed = drawn_seed(rng)
+        self._memo = None
+        self.hash = (_hands_hash(self.hands) ^ hashes.reshuffles(0)
+                     ^ hashes.reshuffles(self.reshuffles))
 
     def check_play(self, seat: int, card: object) -> None:
         """M1/M3: ``card`` is a card ``seat`` holds."""

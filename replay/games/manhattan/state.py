@@ -22,6 +22,8 @@ from mypy_extensions import i64
 from ...core.errors import IllegalMove
 from ...core.events import Event, GameEnd
 from ...core.family import Family, GameConfig, GameState
+from ...core.rng import SeededStream
+from ...core.values import replace
 from . import hashes, scoring
 from .deck import Deck, card_text
 from .events import Built, CardDiscarded, PiecesChosen, pieces_text
@@ -460,6 +462,16 @@ class ManhattanState(GameState):
 
     def copy(self) -> Self:
         return type(self)(self.config, self)
+
+    def redraw_hidden(self, seat: int, rng: SeededStream) -> None:
+        """The other hands and the draw pile redrawn (M3, ``Deck.redraw``); a table game's
+        state becomes one that draws by itself, as a seeded one does."""
+        if self.finished:
+            return
+        self.deck.redraw(seat, rng)
+        if self.config.seed is None:
+            self.config = replace(self.config, seed=self.deck.seed)
+        self._rehash()
 
     def supply_of(self, seat: int) -> dict[str, int]:
         return {f"{c} {h}-storey": self.supply[c][h] for c in self.colours_of[seat]
