@@ -119,6 +119,14 @@ class GameState:
         By default nothing: a game of perfect information. A family with hidden parts (a draw
         pile, the other players' hands) must override it; plugins included."""
 
+    def decision(self, move: Any) -> Any:
+        """The part of legal ``move`` its player decides knowing only what it has seen: the
+        whole move by default. A move that also holds what is drawn during the turn (Hunters
+        & Gatherers' bonus tile) is decided without it: agents compare the moves of redrawn
+        states (``redraw_hidden``) by their decisions, then complete the one chosen among the
+        true state's moves."""
+        return move
+
     @abstractmethod
     def end_now(self) -> list[Event]:
         """End the game here and score it (a log ending ``"after-last-move"``)."""

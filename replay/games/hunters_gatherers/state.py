@@ -96,6 +96,11 @@ class HuntersGatherersState(TileState):
     def family(self) -> Family:
         return self.FAMILY
 
+    def decision(self, move: Any) -> Any:
+        """A move without its bonus tile (HG7): drawn during the turn, it is not known when
+        the land tile is chosen."""
+        return move.with_bonus(None) if getattr(move, "bonus", None) is not None else move
+
     def _on_setup(self) -> None:
         self.net = FeatureGraph()  # HG8 river networks (rivers + lakes)
         self.bonus_stack: list[TileType] = []

@@ -1,0 +1,217 @@
+"""``mcts``: information-set Monte Carlo tree search with determinizations.
+
+The mover cannot know what is hidden (the order of the tiles not drawn yet; the deck and the
+other hands), so the agent never searches the true state: it makes ``dets`` *determinizations*,
+copies of the position with the hidden part redrawn from what the mover has seen
+(``GameState.redraw_hidden``), searches each with UCT for ``sims`` simulations, and plays the
+move the searches visited most in all (ties: the better mean value, then the first found).
+The determinizations are independent, so they may run in parallel processes (``jobs``): the
+result is the same.
+
+One simulation walks down the tree of a determinization from its root, at each node to the
+child best for the seat to move there (UCT: its mean value for that seat plus
+``c·√(ln N / n)``), and adds one child where the node may have more: **progressive widening**
+lets a node visited N times have ``⌈widen·√N⌉`` children, so a position with a hundred legal
+moves is not spread thin. The root's moves are tried in the order of their one-ply value (the
+``greedy`` agent's ranking), the others' in an order drawn from the seed. The new leaf is
+valued by a **truncated playout**: ``depth`` moves of the family's generator policy on a copy,
+then ``base.value`` of the scores if the game ended there, one value per seat, added up the
+path.
+
+Parameters (``mcts:800:dets=4``): ``sims`` simulations per determinization (default 500),
+``dets`` determinizations (3: meeple_cat's 500 × 3), ``c`` the exploration constant (0.7),
+``widen`` (2), ``depth`` the playout's length in moves (2), ``jobs`` processes (1), ``ms`` a
+budget in milliseconds for the whole move instead of a count (0: none; the moves then depend
+on the machine's speed: not reproducible).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from ..core.rng import SeededStream
+from .base import Agent, Param, number, parse_spec, position_value, positive_int, spec_text, whole
+from .simple import ranked
+
+if TYPE_CHECKING:
+    from ..core.family import GameState
+
+PARAMS: tuple[Param, ...] = (
+    ("sims", positive_int(1_000_000), 500, "simulations per determinization"),
+    ("dets", positive_int(64), 3, "determinizations"),
+    ("c", number(0.0, 10.0), 0.7, "UCT exploration constant"),
+    ("widen", number(0.1, 100.0), 2.0, "progressive widening: children <= widen * sqrt(N)"),
+    ("depth", whole(200), 2, "playout moves before the leaf is valued"),
+    ("jobs", positive_int(64), 1, "processes for the determinizations"),
+    ("ms", whole(3_600_000), 0, "a time budget for the move, in ms (0: none)"),
+)
+
+
+class Node:
+    """A node of one determinization's tree: the position after ``move`` (``state``, kept:
+    a copy costs about two moves), its untried moves, children, visits and the value summed
+    per seat."""
+
+    __slots__ = ("children", "move", "mover", "state", "totals", "untried", "visits")
+
+    def __init__(self, state: GameState, move: Any, seats: int) -> None:
+        self.state = state
+        self.move = move
+        self.mover = None if state.finished else state.current_player
+        self.untried: list[Any] | None = None
+        self.children: list[Node] = []
+        self.visits = 0
+        self.totals = [0.0] * seats
+
+
+class MctsAgent(Agent):
+    """See the module."""
+
+    def __init__(self, text: str = "mcts") -> None:
+        values = parse_spec(text, PARAMS, "mcts")
+        self.sims: int = values["sims"]
+        self.dets: int = values["dets"]
+        self.c: float = values["c"]
+        self.widen: float = values["widen"]
+        self.depth: int = values["depth"]
+        self.jobs: int = values["jobs"]
+        self.ms: int = values["ms"]
+        self.spec = spec_text("mcts", PARAMS, values)
+
+    def choose(self, state: GameState, rng: SeededStream) -> Any:
+        best = self.search(state, rng)[0][1]
+        return complete(state, best, rng)
+
+    def search(self, state: GameState, rng: SeededStream) -> list[tuple[int, Any, float]]:
+        """Every root decision searched (``GameState.decision`` of the moves of the redrawn
+        roots), as (visits in all determinizations, decision, the mover's mean value), most
+        visited first."""
+        seat = state.current_player
+        assert seat is not None, "a finished game has no move to choose"
+        seeds = [str(rng.word()) for _ in range(self.dets)]
+        deadline = 0.0 if not self.ms else time.perf_counter() + self.ms / 1000 / self.dets
+        if self.jobs > 1 and self.dets > 1:
+            with ProcessPoolExecutor(min(self.jobs, self.dets)) as pool:
+                trees = list(pool.map(_search_one, [(self, state, seat, s, 0.0)
+                                                    for s in seeds]))
+        else:
+            trees = [_search_one((self, state, seat, s, deadline)) for s in seeds]
+        found: dict[str, list[Any]] = {}
+        order: list[str] = []
+        for tree in trees:
+            for key, visits, total, move in tree:
+                if key not in found:
+                    found[key] = [0, 0.0, move]
+                    order.append(key)
+                found[key][0] += visits
+                found[key][1] += total
+        out = [(found[k][0], found[k][2], found[k][1] / max(1, found[k][0])) for k in order]
+        out.sort(key=lambda t: (-t[0], -t[2]))  # stable: the first found wins a full tie
+        return out
+
+    def run(self, root: Node, seat: int, rng: SeededStream, deadline: float) -> None:
+        """``sims`` simulations on ``root`` (fewer when ``deadline`` passes)."""
+        family = root.state.family
+        seats = len(root.totals)
+        for k in range(self.sims if not deadline else 1 << 30):
+            if deadline and k % 16 == 0 and time.perf_counter() > deadline:
+                break
+            node = root
+            path = [root]
+            while not node.state.finished:
+                if node.untried is None:
+                    node.untried = self._moves(node, seat, rng, node is root)
+                if node.untried and len(node.children) < math.ceil(
+                        self.widen * math.sqrt(node.visits + 1)):
+                    move = node.untried.pop()
+                    after = node.state.copy()
+                    after.play(move)
+                    node = Node(after, move, seats)
+                    path[-1].children.append(node)
+                    path.append(node)
+                    break
+                if not node.children:
+                    break
+                node = self._select(node)
+                path.append(node)
+            values = self._leaf(node.state, family, rng)
+            for n in path:
+                n.visits += 1
+                totals = n.totals
+                for i in range(seats):
+                    totals[i] += values[i]
+
+    def _moves(self, node: Node, seat: int, rng: SeededStream, root: bool) -> list[Any]:
+        """A node's moves in the order they are added (the last first): the root's by their
+        one-ply value, the others' drawn from the seed."""
+        if root:
+            return [m for _, m in reversed(ranked(node.state, rng))]
+        moves = list(node.state.legal_moves())
+        rng.shuffle(moves)
+        return moves
+
+    def _select(self, node: Node) -> Node:
+        mover = node.mover
+        log_n = math.log(node.visits + 1)
+        c = self.c
+        best = node.children[0]
+        best_score = -1.0
+        for child in node.children:
+            n = child.visits
+            mean = child.totals[mover] / n if mover is not None and n else 0.5
+            score = mean + c * math.sqrt(log_n / (n + 1))
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+    def _leaf(self, state: GameState, family: Any, rng: SeededStream) -> list[float]:
+        if self.depth and not state.finished:
+            state = state.copy()
+            for _ in range(self.depth):
+                if state.finished:
+                    break
+                family.play_random(state, rng)
+        return position_value(state)
+
+
+def _search_one(job: tuple[MctsAgent, GameState, int, str, float]) -> list[
+        tuple[str, int, float, Any]]:
+    """One determinization searched: its root moves as (key, visits, the mover's summed
+    value, move). A function of its own, so that a process pool can run it."""
+    agent, state, seat, seed, deadline = job
+    rng = SeededStream(seed, "mcts")
+    root_state = state.copy()
+    root_state.redraw_hidden(seat, rng)
+    root = Node(root_state, None, len(state.players))
+    agent.run(root, seat, rng, deadline)
+    out: dict[str, tuple[str, int, float, Any]] = {}
+    for c in root.children:  # moves of one decision (another bonus tile) counted together
+        part = root_state.decision(c.move)
+        key = decision_key(state, part)
+        _, visits, total, _ = out.get(key, (key, 0, 0.0, part))
+        out[key] = (key, visits + c.visits, total + c.totals[seat], part)
+    return list(out.values())
+
+
+def decision_key(state: GameState, decision: Any) -> str:
+    """A decision as text, equal for equal decisions of any determinization."""
+    import json
+
+    return json.dumps(state.family.encode_move(decision), sort_keys=True, separators=(",", ":"))
+
+
+def complete(state: GameState, decision: Any, rng: SeededStream) -> Any:
+    """The true state's move of ``decision``: itself when legal, else the best (``greedy``'s
+    ranking) of the legal moves that decide it (Hunters & Gatherers: the land tile, with the
+    bonus tile the true pile gives), else the best legal move."""
+    key = decision_key(state, decision)
+    moves = list(state.legal_moves())
+    found = [m for m in moves if decision_key(state, state.decision(m)) == key]
+    if len(found) == 1:
+        return found[0]
+    from .simple import ranked_among
+
+    return ranked_among(state, found or moves, rng)[0][1]
