@@ -48,6 +48,14 @@ def value(scores: Sequence[int]) -> list[float]:
     return out
 
 
+def outcome(scores: Sequence[int]) -> list[float]:
+    """Each seat's share of the win at ``scores``: 1 for the best score alone, 1/k for a best
+    score shared by k seats, 0 otherwise (``value``'s outcome; a *win chance* is its mean)."""
+    best = max(scores)
+    top = sum(1 for s in scores if s == best)
+    return [1.0 / top if s == best else 0.0 for s in scores]
+
+
 def position_value(state: GameState) -> list[float]:
     """``value`` of ``state``: its scores if it ended now (its own when finished)."""
     return value(state.scores if state.finished else state.scores_if_ended())

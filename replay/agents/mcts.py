@@ -30,10 +30,10 @@ from __future__ import annotations
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core.rng import SeededStream
-from .base import Agent, Param, number, parse_spec, position_value, positive_int, spec_text, whole
+from .base import Agent, Param, number, outcome, parse_spec, positive_int, spec_text, value, whole
 from .simple import ranked
 
 if TYPE_CHECKING:
@@ -50,12 +50,23 @@ PARAMS: tuple[Param, ...] = (
 )
 
 
+class Searched(NamedTuple):
+    """A root decision as a search found it: its visits in all determinizations, the
+    decision (``GameState.decision`` of a move), the mover's mean value and win chance (the
+    mean of the outcomes, ``base.outcome``)."""
+
+    visits: int
+    decision: Any
+    value: float
+    win: float
+
+
 class Node:
     """A node of one determinization's tree: the position after ``move`` (``state``, kept:
     a copy costs about two moves), its untried moves, children, visits and the value summed
     per seat."""
 
-    __slots__ = ("children", "move", "mover", "state", "totals", "untried", "visits")
+    __slots__ = ("children", "move", "mover", "state", "totals", "untried", "visits", "wins")
 
     def __init__(self, state: GameState, move: Any, seats: int) -> None:
         self.state = state
@@ -65,6 +76,7 @@ class Node:
         self.children: list[Node] = []
         self.visits = 0
         self.totals = [0.0] * seats
+        self.wins = [0.0] * seats  # the outcomes' part of the values (``base.outcome``)
 
 
 class MctsAgent(Agent):
@@ -82,13 +94,11 @@ class MctsAgent(Agent):
         self.spec = spec_text("mcts", PARAMS, values)
 
     def choose(self, state: GameState, rng: SeededStream) -> Any:
-        best = self.search(state, rng)[0][1]
-        return complete(state, best, rng)
+        return complete(state, self.search(state, rng)[0].decision, rng)
 
-    def search(self, state: GameState, rng: SeededStream) -> list[tuple[int, Any, float]]:
+    def search(self, state: GameState, rng: SeededStream) -> list[Searched]:
         """Every root decision searched (``GameState.decision`` of the moves of the redrawn
-        roots), as (visits in all determinizations, decision, the mover's mean value), most
-        visited first."""
+        roots), most visited first (ties: the better mean value, then the first found)."""
         seat = state.current_player
         assert seat is not None, "a finished game has no move to choose"
         seeds = [str(rng.word()) for _ in range(self.dets)]
@@ -100,16 +110,14 @@ class MctsAgent(Agent):
         else:
             trees = [_search_one((self, state, seat, s, deadline)) for s in seeds]
         found: dict[str, list[Any]] = {}
-        order: list[str] = []
         for tree in trees:
-            for key, visits, total, move in tree:
-                if key not in found:
-                    found[key] = [0, 0.0, move]
-                    order.append(key)
-                found[key][0] += visits
-                found[key][1] += total
-        out = [(found[k][0], found[k][2], found[k][1] / max(1, found[k][0])) for k in order]
-        out.sort(key=lambda t: (-t[0], -t[2]))  # stable: the first found wins a full tie
+            for key, visits, total, wins, move in tree:
+                kept = found.setdefault(key, [0, 0.0, 0.0, move])
+                kept[0] += visits
+                kept[1] += total
+                kept[2] += wins
+        out = [Searched(v, m, t / max(1, v), w / max(1, v)) for v, t, w, m in found.values()]
+        out.sort(key=lambda t: (-t.visits, -t.value))  # stable: the first found wins a tie
         return out
 
     def run(self, root: Node, seat: int, rng: SeededStream, deadline: float) -> None:
@@ -137,12 +145,15 @@ class MctsAgent(Agent):
                     break
                 node = self._select(node)
                 path.append(node)
-            values = self._leaf(node.state, family, rng)
+            leaf = self._leaf(node.state, family, rng)
+            scores = leaf.scores if leaf.finished else leaf.scores_if_ended()
+            values, won = value(scores), outcome(scores)
             for n in path:
                 n.visits += 1
-                totals = n.totals
+                totals, wins = n.totals, n.wins
                 for i in range(seats):
                     totals[i] += values[i]
+                    wins[i] += won[i]
 
     def _moves(self, node: Node, seat: int, rng: SeededStream, root: bool) -> list[Any]:
         """A node's moves in the order they are added (the last first): the root's by their
@@ -167,32 +178,35 @@ class MctsAgent(Agent):
                 best, best_score = child, score
         return best
 
-    def _leaf(self, state: GameState, family: Any, rng: SeededStream) -> list[float]:
+    def _leaf(self, state: GameState, family: Any, rng: SeededStream) -> GameState:
+        """The position a new leaf is valued at: ``depth`` moves of the family's policy
+        later (on a copy)."""
         if self.depth and not state.finished:
             state = state.copy()
             for _ in range(self.depth):
                 if state.finished:
                     break
                 family.play_random(state, rng)
-        return position_value(state)
+        return state
 
 
 def _search_one(job: tuple[MctsAgent, GameState, int, str, float]) -> list[
-        tuple[str, int, float, Any]]:
-    """One determinization searched: its root moves as (key, visits, the mover's summed
-    value, move). A function of its own, so that a process pool can run it."""
+        tuple[str, int, float, float, Any]]:
+    """One determinization searched: its root decisions as (key, visits, the mover's summed
+    value and outcome, decision). A function of its own, so that a process pool can run
+    it."""
     agent, state, seat, seed, deadline = job
     rng = SeededStream(seed, "mcts")
     root_state = state.copy()
     root_state.redraw_hidden(seat, rng)
     root = Node(root_state, None, len(state.players))
     agent.run(root, seat, rng, deadline)
-    out: dict[str, tuple[str, int, float, Any]] = {}
+    out: dict[str, tuple[str, int, float, float, Any]] = {}
     for c in root.children:  # moves of one decision (another bonus tile) counted together
         part = root_state.decision(c.move)
         key = decision_key(state, part)
-        _, visits, total, _ = out.get(key, (key, 0, 0.0, part))
-        out[key] = (key, visits + c.visits, total + c.totals[seat], part)
+        _, visits, total, wins, _ = out.get(key, (key, 0, 0.0, 0.0, part))
+        out[key] = (key, visits + c.visits, total + c.totals[seat], wins + c.wins[seat], part)
     return list(out.values())
 
 
