@@ -42,7 +42,7 @@ def elo(score: float) -> float:
 
 def expected(elo_difference: float) -> float:
     """The expected score of an Elo difference (``elo``'s inverse)."""
-    return 1.0 / (1.0 + 10.0 ** (-elo_difference / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo_difference / 400.0))
 
 
 def sprt_llr(wins: int, ties: int, losses: int, elo0: float, elo1: float) -> float:
