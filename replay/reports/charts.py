@@ -114,3 +114,33 @@ def shifts(means: Sequence[tuple[str, dict[str, Any]]], title: str) -> Chart | N
     chart.axis.update({"zero": mid, "bottom": row_h * len(shown) + 4,
                        "label_y": row_h * len(shown) + 18})
     return chart
+
+
+def intervals(rows: Sequence[tuple[str, str, float, float, float]], title: str,
+              reference: float | None = None, low: float = 0.0,
+              high: float = 1.0) -> Chart | None:
+    """Estimates with their 95 % intervals on one scale from ``low`` to ``high`` (a rate:
+    0 to 1): per row (its text, its colour, the estimate, the interval's bounds) the text on
+    the left and, on the right, a whisker over the interval and a dot at the estimate; a
+    dashed line at ``reference`` (a fair value) and the scale's ends under them (None: no
+    row)."""
+    if not rows:
+        return None
+    row_h, plot_w, pad = 24, 300, 10
+    left = pad + CHAR * max(len(text) for text, *_ in rows) + 12
+    span = (high - low) or 1.0
+
+    def x(v: float) -> float:
+        return round(left + plot_w * (min(high, max(low, v)) - low) / span, 1)
+
+    chart = Chart(title, left + plot_w + pad, row_h * len(rows) + 26, 0.8)
+    for i, (text, colour, value, lo, hi) in enumerate(rows):
+        y = 4 + i * row_h
+        chart.marks.append({"text": text, "text_y": y + 15, "pad": pad, "colour": colour,
+                            "x": x(value), "lo": x(lo), "hi": x(hi), "whisker_y": y + 11})
+    bottom = row_h * len(rows) + 4
+    chart.axis.update({"top": 2, "bottom": bottom, "label_y": bottom + 16, "left": x(low),
+                       "right": x(high), "low": f"{low:g}", "high": f"{high:g}",
+                       "reference": None if reference is None else x(reference),
+                       "reference_label": None if reference is None else f"{reference:.3g}"})
+    return chart
