@@ -19,7 +19,7 @@ FORMATS = ("text", "json", "html")
 MAX_GAMES = 100_000  # games a rule set at most (a million would hold its results in memory)
 MAX_JOBS = 256
 HELP = ("measure two rule sets by self-play (--a/--b KEY=VALUE): seat advantage, score "
-        "spread, ties, length, points by kind, each with a 95 % interval, and B - A")
+        "spread, ties, length, points by kind, each with a 95 %% interval, and B - A")
 DESCRIPTION = """\
 Play --games games under rule set A and as many under rule set B, every seat played by the
 same agent (--agent SPEC: random, greedy, mcts:800, ...), game k of each set from the seed
@@ -121,7 +121,8 @@ def add_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> Non
     """The ``balance`` command (``command``: ``cli_parser._command``)."""
     p = command(sub, "balance", HELP, DESCRIPTION, EXAMPLES)
     p.add_argument("--game", type=_game, required=True, metavar="NAME",
-                   help="the game family (base, hunters-gatherers, manhattan, a plugin's)")
+                   help="the game family, any installed one ('python -m replay --help' lists "
+                        "them; required)")
     p.add_argument("--players", type=whole_number(2, 6), default=2, metavar="N",
                    help="seats, 2 to the game's most (default: 2)")
     for side in ("a", "b"):
@@ -131,9 +132,10 @@ def add_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> Non
                             "(small_city=4) or game=NAME; repeat for more (default: the "
                             "game's own rules)")
     p.add_argument("--agent", required=True, metavar="SPEC",
-                   help="the agent at every seat: random, greedy, mcts:800, mcts:800:dets=4")
+                   help="the agent at every seat: random, greedy, mcts:800, mcts:800:dets=4 "
+                        "(required)")
     p.add_argument("--games", type=whole_number(1, MAX_GAMES), required=True, metavar="N",
-                   help=f"games a rule set, 1 to {MAX_GAMES}")
+                   help=f"games a rule set, 1 to {MAX_GAMES} (required)")
     p.add_argument("--seed", type=int, default=0,
                    help="game k of each set is dealt from the seed <seed>-k (default: 0)")
     p.add_argument("--jobs", type=whole_number(1, MAX_JOBS), default=None, metavar="N",

@@ -68,8 +68,8 @@ def rows(s: dict[str, Any]) -> list[tuple[str, list[str], str]]:
                 mean_text(d["score_spread"], True) if d else ""))
     out.append(("tie rate", [rate_text(x["ties"]) for x in sets],
                 mean_text(d["tie_rate"], True, 3) if d else ""))
-    out.append(("length (moves)", [mean_text(x["length"], digits=1) for x in sets],
-                mean_text(d["length"], True, 1) if d else ""))
+    out.append(("length (moves)", [mean_text(x["length"]) for x in sets],
+                mean_text(d["length"], True) if d else ""))
     for k in range(s["players"]):
         out.append((f"seat {k + 1} mean score", [mean_text(x["mean_score"][k], digits=1)
                                                  for x in sets], ""))
