@@ -14,6 +14,8 @@ random base game takes about 0.1 s), every seed fixed: the same figures every ru
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -236,3 +238,18 @@ def test_the_page_parses_and_escapes_an_option_s_markup(
     code, stdout, _ = balance(capsys, "--game", handicap, "--b", f"banner={HOSTILE}",
                               "--agent", "random", "--games", "1")
     assert code == 0 and f"B: banner={HOSTILE}" in stdout
+
+
+def test_the_report_is_the_same_under_any_hash_seed(tmp_path: Path) -> None:
+    """Two interpreters with other ``PYTHONHASHSEED``s (and two workers) write the same
+    JSON."""
+    outs = []
+    for hash_seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-m", "replay", "balance", "--game", "base", "--b",
+             "small_city=4", "--agent", "greedy", "--games", "2", "--jobs", "2", "--format",
+             "json"], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        assert done.returncode == 0, done.stderr
+        outs.append(done.stdout)
+    assert outs[0] == outs[1] and json.loads(outs[0])["summary"]["games"] == 2
