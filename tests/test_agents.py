@@ -16,6 +16,7 @@ import pytest
 
 from replay.agents import AgentSpecError, agent, agents, value
 from replay.agents.games import arena_game, play_game
+from replay.agents.mcts import MctsAgent
 from replay.agents.simple import ranked
 from replay.core.record import parse
 from replay.core.rng import SeededStream
@@ -57,8 +58,8 @@ def test_the_same_seed_and_spec_give_the_same_moves_under_any_hash_seed() -> Non
 
 def test_determinizations_in_processes_choose_as_in_one() -> None:
     state = _position("base", (), 20)
-    one = agent("mcts:30:dets=3").search(state, SeededStream("s", "t"))
-    two = agent("mcts:30:dets=3:jobs=2").search(state, SeededStream("s", "t"))
+    one = MctsAgent("mcts:30:dets=3").search(state, SeededStream("s", "t"))
+    two = MctsAgent("mcts:30:dets=3:jobs=2").search(state, SeededStream("s", "t"))
     assert [(s.visits, s.value) for s in one] == [(s.visits, s.value) for s in two]
 
 
