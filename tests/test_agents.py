@@ -104,7 +104,7 @@ def test_specs() -> None:
     assert [a.spec for a in agents("random, greedy,mcts:9")] == ["random", "greedy", "mcts:9"]
     for bad, words in (("foo", "not an agent"), ("mcts:x", "sims"), ("mcts:0", "sims"),
                        ("mcts:dets=0", "dets"), ("mcts:c=nan", "c="), ("mcts:zap=1", "zap"),
-                       ("greedy:3", "at most 0"), ("mcts:1:2:3:4:5:6:7:8", "at most"),
+                       ("greedy:3", "at most 0"), ("mcts:1:2:3:4:5:6:7:8:9", "at most"),
                        (",", "commas"), ("", "commas")):
         with pytest.raises(AgentSpecError, match=words):
             agents(bad)
