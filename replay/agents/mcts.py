@@ -145,10 +145,10 @@ class MctsAgent(Agent):
             node = root
             path = [root]
             while not node.state.finished:
-                if node.untried is None:
-                    node.untried = self._moves(node, seat, rng, node is root)
                 if self.plies and len(path) > self.plies:
                     break  # as deep as the tree goes: the node is valued again
+                if node.untried is None:
+                    node.untried = self._moves(node, seat, rng, node is root)
                 if node.untried and len(node.children) < math.ceil(
                         self.widen * math.sqrt(node.visits + 1)):
                     move = node.untried.pop()
