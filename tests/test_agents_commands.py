@@ -139,6 +139,17 @@ def test_arena_counts_add_up_and_do_not_depend_on_jobs(
     assert one["sprt"] is None
 
 
+def test_an_arena_of_three_seats_says_what_an_even_score_is(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    report = _arena(capsys, "--games", "3", "--players", "3", "--jobs", "1")
+    seats = report["seats"]
+    assert isinstance(seats, list) and [s["games"] for s in seats] == [1, 1, 1]
+    assert report["even_score"] == pytest.approx(1 / 3, abs=1e-6)
+    code, text, _ = _cli(["arena", "--a", "greedy", "--b", "random", "--games", "1",
+                          "--players", "3", "--jobs", "1"], capsys)
+    assert "as strong as the others scores 33.3 %" in text
+
+
 def test_arena_numbers_are_the_statistics_of_its_counts(
         capsys: pytest.CaptureFixture[str]) -> None:
     # random against random: some wins and some losses, so every number is finite

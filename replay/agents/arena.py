@@ -193,6 +193,7 @@ class ArenaSummary:
                       for k in range(spec.players)],
             "mean_scores": {"a": _round(self.a_scores / n, 3), "b": _round(self.b_scores / n, 3)},
             "mean_length": _round(self.moves / n, 3),
+            "even_score": _round(1 / spec.players),  # an agent as strong as the others
             "sprt": None,
         }
         if spec.sprt is not None:
@@ -220,6 +221,10 @@ class ArenaSummary:
                     f"{_shown_elo(elo(low))} to {_shown_elo(elo(high))})",
                 f"mean final score: a {self.a_scores / n:.1f}, b {self.b_scores / n:.1f}; "
                 f"mean length {self.moves / n:.1f} moves"]
+        if spec.players > 2:
+            out.append(f"(an agent as strong as the others scores {_percent(1 / spec.players)} "
+                       f"of {spec.players} players' games; the Elo and the SPRT take a score "
+                       "of 50 % as even)")
         if spec.sprt is not None:
             elo0, elo1 = spec.sprt
             said = (f"{self.verdict} accepted after {n} games" if self.verdict
