@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from replay.agents import AgentSpecError, agent, agents
+from replay.agents.mcts import PARAMS
 from replay.agents.stats import (
     SPRT_BOUNDS,
     _closest,
@@ -302,8 +303,8 @@ def test_the_most_likely_distribution_has_the_score_asked() -> None:
 def test_agent_specs_defaults_and_round_trip() -> None:
     mcts = agent("mcts")
     assert mcts.spec == "mcts"
-    assert vars(mcts) == {"sims": 500, "dets": 3, "c": 0.7, "widen": 2.0, "depth": 2,
-                          "jobs": 1, "ms": 0, "spec": "mcts"}
+    assert vars(mcts) == {**{name: default for name, _, default, _ in PARAMS}, "spec": "mcts"}
+    assert (mcts.sims, mcts.dets) == (500, 3)  # type: ignore[attr-defined]  # meeple_cat's
     assert agent("mcts:800:dets=4").spec == "mcts:800:dets=4"
     assert agent(agent("mcts:800:dets=4").spec).spec == "mcts:800:dets=4"
     assert agent("mcts:sims=800:dets=4").spec == "mcts:800:dets=4"  # one agent, one spec
@@ -323,7 +324,8 @@ def test_agent_specs_defaults_and_round_trip() -> None:
     ("mcts:dets=65", "dets='65'"),
     ("mcts:c=nan", "c='nan'"),
     ("mcts:speed=3", "mcts has no parameter 'speed'"),
-    ("mcts:1:2:3:4:5:6:7:8", "at most 7 positional parameters"),
+    (":".join(["mcts", *"1" * (len(PARAMS) + 1)]),
+     f"at most {len(PARAMS)} positional parameters"),
 ])
 def test_bad_agent_specs_say_what_is_wrong(spec: str, named: str) -> None:
     with pytest.raises(AgentSpecError, match=None) as caught:
