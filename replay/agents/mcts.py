@@ -256,8 +256,8 @@ def decision_key(state: GameState, decision: Any) -> str:
 
 def complete(state: GameState, decision: Any, rng: SeededStream) -> Any:
     """The true state's move of ``decision``: itself when legal, else the best (``greedy``'s
-    ranking) of the legal moves that decide it (Hunters & Gatherers: the land tile, with the
-    bonus tile the true pile gives), else the best legal move."""
+    ranking) of the legal moves that decide it (a land tile, with the bonus tile the true pile
+    gives), else the best legal move."""
     key = decision_key(state, decision)
     moves = list(state.legal_moves())
     found = [m for m in moves if decision_key(state, state.decision(m)) == key]
