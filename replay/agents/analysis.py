@@ -199,3 +199,57 @@ def players_summary(names: list[str], positions: list[Position]) -> list[dict[st
                     "mistakes": counts["mistake"], "blunders": counts["blunder"],
                     "average_loss": _r(sum(losses) / len(losses)) if losses else None})
     return out
+
+
+# what the runner sends for one game (``audit.work.Task``): index, name, path, bytes, error
+Task = tuple[int, str, str | None, bytes | None, str | None]
+STATUSES = ("analysed", "illegal", "unreadable", "internal")  # a game's, best first
+
+
+def analyse_task(spec: str, task: Task, max_bytes: int,
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """The row of one game of a corpus (read as ``verify`` reads it, imports included):
+    ``index``, ``name``, ``agent``, ``status`` (``STATUSES``), ``message``, and for a log
+    read ``game``, ``label``, ``players`` (names and colours), ``moves`` (in the log),
+    ``positions``, ``illegal`` and ``summary`` (``players_summary``). Never raises."""
+    from pathlib import Path
+
+    from ..core.errors import LogFormatError
+    from ..core.record import read_game
+    from ..core.verify import internal_message
+
+    index, name, path, data, error = task
+    row: dict[str, Any] = {"index": index, "name": name, "agent": spec, "status": "unreadable",
+                           "message": error}
+    if error is not None:
+        return row
+    try:
+        record = read_game(data if data is not None else Path(path or ""), max_bytes=max_bytes)
+    except LogFormatError as exc:
+        return {**row, "message": str(exc)}
+    except IllegalMove as exc:  # a header that breaks a rule: no position to analyse
+        return {**row, "status": "illegal", "message": f"header: {exc.rule}: {exc.message}"}
+    except Exception as exc:  # a bug of ours: said per game, the others go on
+        return {**row, "status": "internal", "message": internal_message(exc)}
+    names = [p.name for p in record.players]
+    row.update(game=record.family.name, label=record.family.label, moves=len(record.moves),
+               players=[{"name": p.name, "colour": p.colour} for p in record.players])
+    try:
+        found = analyse_record(record, searching_agent(spec), progress)
+    except Exception as exc:
+        return {**row, "status": "internal", "message": internal_message(exc)}
+    illegal = found["illegal"]
+    message = None
+    if illegal is not None:
+        who = f" ({illegal['player']})" if illegal["player"] else ""
+        message = (f"move {illegal['move']}{who} is illegal: {illegal['rule']}: "
+                   f"{illegal['message']}; analysed up to it")
+    row.update(status="analysed" if illegal is None else "illegal", message=message,
+               positions=found["positions"], illegal=illegal,
+               summary=players_summary(names, found["positions"]))
+    return row
+
+
+def analyse_batch(spec: str, tasks: list[Task], max_bytes: int) -> list[dict[str, Any]]:
+    """``analyse_task`` of each task (a worker's batch, ``audit.runner``)."""
+    return [analyse_task(spec, t, max_bytes) for t in tasks]
