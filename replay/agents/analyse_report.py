@@ -18,7 +18,7 @@ from typing import Any
 
 from ..core.colours import player_colour
 from ..reports import Kind
-from .analysis import MARKS, SYMBOLS, STATUSES
+from .analysis import MARKS, STATUSES, SYMBOLS
 
 Row = dict[str, Any]
 MAX_PAGE_GAMES = 100  # games drawn on the page (the others are counted)
@@ -120,10 +120,9 @@ class AnalyseSummary:
     def lines(self) -> list[str]:
         n = sum(self.games.values())
         counts = ", ".join(f"{k} {v}" for k, v in self.games.items() if v) or "none"
-        return [f"{n} game{'s' * (n != 1)} ({counts}), {self.positions} positions analysed by "
-                f"{self.agent} in {self.seconds:.1f} s: {self.marks['inaccuracy']} "
-                f"inaccuracies, {self.marks['mistake']} mistakes, {self.marks['blunder']} "
-                "blunders"]
+        return [f"{_n(n, 'game')} ({counts}), {_n(self.positions, 'position')} analysed by "
+                f"{self.agent} in {self.seconds:.1f} s: "
+                + ", ".join(_n(self.marks[m], m) for m in MARKS)]
 
     def as_json(self) -> dict[str, Any]:
         return {"agent": self.agent, "games": dict(self.games), "positions": self.positions,
@@ -140,7 +139,7 @@ def win_chart(row: Row) -> dict[str, Any] | None:
         return None
     players = row["players"]
     left, top, plot_w, plot_h = 36, 10, 600, 160
-    last = max(p["move"] for p in points)
+    last: int = max(p["move"] for p in points)
 
     def x(move: int) -> float:
         return round(left + plot_w * (move - 1) / max(1, last - 1), 1)

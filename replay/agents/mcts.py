@@ -232,7 +232,8 @@ def _first(state: GameState, untried: list[Any], keys: tuple[str, ...]) -> list[
     """``untried`` (the last tried first) with the moves whose decisions have ``keys`` moved
     to its end, in the order of ``keys``."""
     wanted = set(keys)
-    rest, forced = [], []
+    rest: list[Any] = []
+    forced: list[Any] = []
     for m in untried:
         (forced if decision_key(state, state.decision(m)) in wanted else rest).append(m)
     rank = {k: i for i, k in enumerate(keys)}
