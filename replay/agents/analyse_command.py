@@ -83,7 +83,6 @@ class _Bar:
 
         self.bar = Progress(None, show, unit="move")
         self.total = 0
-        self.done = 0
 
     def __call__(self, done: int, total: int) -> None:
         if done == 1:
