@@ -259,3 +259,18 @@ def test_resume_gives_the_same_report_and_refuses_another_agent(
     code = main(["analyse", str(corpus), "--agent", "mcts:5", "--resume", str(ckpt)])
     assert code == 2 and "not the checkpoint of an analysis by mcts:5" in \
         capsys.readouterr().err
+
+
+def test_a_move_written_another_way_is_still_valued(capsys: pytest.CaptureFixture[str]) -> None:
+    """A figure at an alias of its segment (``S`` for ``SL``), the sheep tokens a table log's
+    move drew (Hills & Sheep, not chosen: ``GameState.decision`` leaves them out): the move
+    played is matched to the search's decisions and valued."""
+    files = [ROOT / "fixtures" / "rulebook" / "b4-city-pennant.json",
+             ROOT / "fixtures" / "expansions" / "hs3-expand-wolf.json"]
+    code, objs, err = analyse(capsys, *map(str, files), "--agent", TINY)
+    assert code == 0, err
+    found = _positions(objs)
+    assert len(found) >= 4
+    assert all(p["played"]["value"] is not None and p["played"]["visits"] for p in found)
+    drew = [p for p in found if "tokens" in p["played"]["move"]]
+    assert drew  # (a move that drew sheep tokens among them)

@@ -56,7 +56,7 @@ def add_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> Non
                    help="logs: files, directories, zip and tar archives, JSON Lines files")
     a.add_argument("--agent", type=agent_spec, default=DEFAULT_AGENT, metavar="SPEC",
                    help="the searching agent, e.g. mcts:800:dets=4 (default: "
-                        f"{DEFAULT_AGENT}, a 72-move game in about 25 s on one core)")
+                        f"{DEFAULT_AGENT}, a 2-player base game in about 20 s of CPU)")
     a.add_argument("--format", choices=FORMATS, default="text",
                    help="text (a line per move with its mark, a summary per player; "
                         "default), jsonl (an object per game, position and player, then the "

@@ -121,6 +121,28 @@ def _told(state: GameState, move: Any) -> dict[str, Any]:
     return {"move": fam.encode_move(move), "text": told.text, "codes": told.codes}
 
 
+def canonical(state: GameState, move: Any) -> Any:
+    """``move`` as ``state.legal_moves()`` lists it: a log may write a move another way (a
+    figure's location by an alias of its segment, ``S`` for ``SL``), which the search's
+    decisions would not match. Itself when its decision is listed; else the listed move that
+    leaves the same state hash (itself when none does)."""
+    key = decision_key(state, state.decision(move))
+    moves = list(state.legal_moves())
+    if any(decision_key(state, state.decision(m)) == key for m in moves):
+        return move
+    after = state.copy()
+    try:
+        after.apply(state.decision(move))  # (what it drew: what this position draws)
+    except IllegalMove:
+        return move
+    for m in moves:
+        other = state.copy()
+        other.apply(m)
+        if other.hash == after.hash:
+            return m
+    return move
+
+
 def _r(x: float) -> float:
     return round(x, DIGITS)
 
@@ -137,7 +159,7 @@ def position(state: GameState, move: Any, n: int, agent: MctsAgent) -> Position:
         return {**out, "note": why, "win": None, "best": None, "played": None, "loss": None,
                 "drop": None, "mark": None}
     rng = SeededStream("analyse", f"position:{n}")
-    played_decision = seen.decision(move)
+    played_decision = seen.decision(canonical(seen, move))
     found = agent.search(seen, rng, include=(played_decision,))
     best = found[0]
     key = decision_key(seen, played_decision)
