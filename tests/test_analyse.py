@@ -274,3 +274,22 @@ def test_a_move_written_another_way_is_still_valued(capsys: pytest.CaptureFixtur
     assert all(p["played"]["value"] is not None and p["played"]["visits"] for p in found)
     drew = [p for p in found if "tokens" in p["played"]["move"]]
     assert drew  # (a move that drew sheep tokens among them)
+
+
+def test_names_are_shown_as_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A player's name with markup is escaped on the page, and a control character in it is
+    written as its escape in the text."""
+    log = generate_log("base", 2, 2)
+    log["moves"] = log["moves"][:3]
+    log.pop("claims", None)
+    log["players"][0]["name"] = "<script>alert(1)</script>\x1b[31m"
+    path = tmp_path / "named.json"
+    path.write_text(dumps(log), encoding="utf-8")
+    page = tmp_path / "named.html"
+    assert main(["analyse", str(path), "--agent", TINY, "--format", "html", "--out",
+                 str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert main(["analyse", str(path), "--agent", TINY]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\\x1b[31m" in out

@@ -161,7 +161,7 @@ def win_chart(row: Row) -> dict[str, Any] | None:
             "right": left + plot_w, "top": top, "bottom": top + plot_h,
             "mid": top + plot_h / 2, "last": last, "lines": lines, "dots": dots,
             "label_y": top + plot_h + 16, "caption_y": top + plot_h + 30,
-            "centre": left + plot_w / 2, "min_width": 320}
+            "centre": left + plot_w / 2, "min_width": 440}
 
 
 def page(summary: AnalyseSummary, viewer: str | None) -> Mapping[str, Any]:
