@@ -217,6 +217,7 @@ def test_an_illegal_move_is_analysed_up_to(tmp_path: Path,
     (["--agent", "mcts:100:colour=red"], "no parameter 'colour'"),
     (["--jobs", "0"], "is not from 1"),
     (["--format", "pdf"], "invalid choice"),
+    (["--max-bytes", "-3"], "give 1 byte or more"),
 ])
 def test_bad_arguments_exit_2(args: list[str], said: str, corpus: Path,
                               capsys: pytest.CaptureFixture[str]) -> None:

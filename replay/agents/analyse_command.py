@@ -69,7 +69,8 @@ def add_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> Non
                    help="checkpoint: each game analysed is appended here, and the same "
                         "command started again with it goes on where it stopped (default: "
                         "none)")
-    a.add_argument("--max-bytes", type=int, default=MAX_BYTES, metavar="N",
+    a.add_argument("--max-bytes", type=whole_number(1, unit="byte"), default=MAX_BYTES,
+                   metavar="N",
                    help="largest log read, in bytes (default 5 MB)")
     a.set_defaults(func=cmd_analyse)
 
