@@ -118,6 +118,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         from .lab.diff_command import add_parser as add_diff
 
         add_diff(sub, _command)  # its machinery is imported when it runs
+    if only in (None, "analyse"):
+        from .agents.analyse_command import add_parser as add_analyse
+
+        add_analyse(sub, _command)  # the agents are imported when it runs
     if only in (None, "fuzz"):
         from .lab.fuzz_command import add_fuzz
 

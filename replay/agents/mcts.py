@@ -61,12 +61,14 @@ PARAMS: tuple[Param, ...] = (
 class Searched(NamedTuple):
     """A root decision as a search found it: its visits in all determinizations, the
     decision (``GameState.decision`` of a move), the mover's mean value and win chance (the
-    mean of the outcomes, ``base.outcome``)."""
+    mean of the outcomes, ``base.outcome``), and every seat's win chance after it (``wins``,
+    by seat: the mover's is ``win``)."""
 
     visits: int
     decision: Any
     value: float
     win: float
+    wins: tuple[float, ...] = ()
 
 
 class Node:
@@ -107,36 +109,46 @@ class MctsAgent(Agent):
     def choose(self, state: GameState, rng: SeededStream) -> Any:
         return complete(state, self.search(state, rng)[0].decision, rng)
 
-    def search(self, state: GameState, rng: SeededStream) -> list[Searched]:
+    def search(self, state: GameState, rng: SeededStream,
+               include: tuple[Any, ...] = ()) -> list[Searched]:
         """Every root decision searched (``GameState.decision`` of the moves of the redrawn
-        roots), most visited first (ties: the better mean value, then the first found)."""
+        roots), most visited first (ties: the better mean value, then the first found).
+        ``include``: decisions tried first at every root, so that they are searched whatever
+        their one-ply rank (``analyse`` values the move played; none by default)."""
         seat = state.current_player
         assert seat is not None, "a finished game has no move to choose"
         seeds = [str(rng.word()) for _ in range(self.dets)]
+        keys = tuple(decision_key(state, d) for d in include)
         with paused_collector():
-            return self._search(state, seat, seeds)
+            return self._search(state, seat, seeds, keys)
 
-    def _search(self, state: GameState, seat: int, seeds: list[str]) -> list[Searched]:
+    def _search(self, state: GameState, seat: int, seeds: list[str],
+                keys: tuple[str, ...]) -> list[Searched]:
         deadline = 0.0 if not self.ms else time.perf_counter() + self.ms / 1000 / self.dets
         if self.jobs > 1 and self.dets > 1:
             with ProcessPoolExecutor(min(self.jobs, self.dets)) as pool:
-                trees = list(pool.map(_search_one, [(self, state, seat, s, 0.0)
+                trees = list(pool.map(_search_one, [(self, state, seat, s, 0.0, keys)
                                                     for s in seeds]))
         else:
-            trees = [_search_one((self, state, seat, s, deadline)) for s in seeds]
+            trees = [_search_one((self, state, seat, s, deadline, keys)) for s in seeds]
+        seats = len(state.players)
         found: dict[str, list[Any]] = {}
         for tree in trees:
-            for key, visits, total, wins, move in tree:
-                kept = found.setdefault(key, [0, 0.0, 0.0, move])
+            for key, visits, total, wins, move, all_wins in tree:
+                kept = found.setdefault(key, [0, 0.0, 0.0, move, [0.0] * seats])
                 kept[0] += visits
                 kept[1] += total
                 kept[2] += wins
-        out = [Searched(v, m, t / max(1, v), w / max(1, v)) for v, t, w, m in found.values()]
+                kept[4] = [a + b for a, b in zip(kept[4], all_wins, strict=True)]
+        out = [Searched(v, m, t / max(1, v), w / max(1, v), tuple(x / max(1, v) for x in ws))
+               for v, t, w, m, ws in found.values()]
         out.sort(key=lambda t: (-t.visits, -t.value))  # stable: the first found wins a tie
         return out
 
-    def run(self, root: Node, seat: int, rng: SeededStream, deadline: float) -> None:
-        """``sims`` simulations on ``root`` (fewer when ``deadline`` passes)."""
+    def run(self, root: Node, seat: int, rng: SeededStream, deadline: float,
+            first: tuple[str, ...] = ()) -> None:
+        """``sims`` simulations on ``root`` (fewer when ``deadline`` passes); the root's
+        moves whose decisions have the keys ``first`` are tried first."""
         family = root.state.family
         seats = len(root.totals)
         for k in range(self.sims if not deadline else 1 << 30):
@@ -149,6 +161,8 @@ class MctsAgent(Agent):
                     break  # as deep as the tree goes: the node is valued again
                 if node.untried is None:
                     node.untried = self._moves(node, seat, rng, node is root)
+                    if first and node is root:
+                        node.untried = _first(node.state, node.untried, first)
                 if node.untried and len(node.children) < math.ceil(
                         self.widen * math.sqrt(node.visits + 1)):
                     move = node.untried.pop()
@@ -212,23 +226,28 @@ class MctsAgent(Agent):
         return state
 
 
-def _search_one(job: tuple[MctsAgent, GameState, int, str, float]) -> list[
-        tuple[str, int, float, float, Any]]:
+Found = tuple[str, int, float, float, Any, list[float]]
+
+
+def _search_one(job: tuple[MctsAgent, GameState, int, str, float, tuple[str, ...]]) -> list[
+        Found]:
     """One determinization searched: its root decisions as (key, visits, the mover's summed
-    value and outcome, decision). A function of its own, so that a process pool can run
-    it."""
-    agent, state, seat, seed, deadline = job
+    value and outcome, decision, every seat's summed outcome). A function of its own, so that
+    a process pool can run it."""
+    agent, state, seat, seed, deadline, first = job
     rng = SeededStream(seed, "mcts")
     root_state = state.copy()
     root_state.redraw_hidden(seat, rng)
     root = Node(root_state, None, len(state.players))
-    agent.run(root, seat, rng, deadline)
-    out: dict[str, tuple[str, int, float, float, Any]] = {}
+    agent.run(root, seat, rng, deadline, first)
+    out: dict[str, Found] = {}
     for c in root.children:  # moves of one decision (another bonus tile) counted together
         part = root_state.decision(c.move)
         key = decision_key(state, part)
-        _, visits, total, wins, _ = out.get(key, (key, 0, 0.0, 0.0, part))
-        out[key] = (key, visits + c.visits, total + c.totals[seat], wins + c.wins[seat], part)
+        _, visits, total, wins, _, every = out.get(
+            key, (key, 0, 0.0, 0.0, part, [0.0] * len(c.wins)))
+        out[key] = (key, visits + c.visits, total + c.totals[seat], wins + c.wins[seat], part,
+                    [a + b for a, b in zip(every, c.wins, strict=True)])
     return list(out.values())
 
 
@@ -245,6 +264,19 @@ def paused_collector() -> Iterator[None]:
     finally:
         if was:
             gc.enable()
+
+
+def _first(state: GameState, untried: list[Any], keys: tuple[str, ...]) -> list[Any]:
+    """``untried`` (the last tried first) with the moves whose decisions have ``keys`` moved
+    to its end, in the order of ``keys``."""
+    wanted = set(keys)
+    rest: list[Any] = []
+    forced: list[Any] = []
+    for m in untried:
+        (forced if decision_key(state, state.decision(m)) in wanted else rest).append(m)
+    rank = {k: i for i, k in enumerate(keys)}
+    forced.sort(key=lambda m: -rank[decision_key(state, state.decision(m))])
+    return rest + forced
 
 
 def decision_key(state: GameState, decision: Any) -> str:
