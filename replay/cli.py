@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
 # the commands, in the order the help lists them; a command line starting with one of them
 # builds only that command's arguments (``cli_parser.build_parser(only=...)``)
-COMMANDS = ("verify", "generate", "import", "render", "audit", "ingest", "diff", "balance",
-            "fuzz", "serve")
+COMMANDS = ("verify", "generate", "import", "render", "audit", "ingest", "diff", "fuzz",
+            "play", "arena", "analyse", "balance", "serve")
 
 
 def _tileset(path: str | None) -> TileSet | None:
@@ -177,14 +177,12 @@ def cmd_import(args: Namespace) -> int:
     return worst
 
 
-def cmd_generate(args: Namespace) -> int:
-    """``generate``: write random legal games, to stdout or one file each in ``--out``; 2 for
-    arguments the game does not accept."""
-    from pathlib import Path
-
+def game_options(args: Namespace, command: str, players: int) -> dict[str, Any] | None:
+    """The rule options given as ``--<option> VALUE`` (``cli_parser.all_options``) for
+    ``args.game`` with ``args.expansions`` and ``players`` seats, checked against the family;
+    None after a line on stderr saying what is wrong (``generate``, ``play``, ``arena``)."""
     from .cli_parser import all_options
     from .core.family import family
-    from .generate import dumps, generate_log
 
     fam = family(args.game)
     known = {o.key for o in fam.options}
@@ -194,20 +192,37 @@ def cmd_generate(args: Namespace) -> int:
         if value is None:
             continue
         if opt.key not in known:
-            print(f"generate: --{opt.key.replace('_', '-')} is not an option of {fam.label}",
+            print(f"{command}: --{opt.key.replace('_', '-')} is not an option of {fam.label}",
                   file=sys.stderr)
-            return EXIT_UNREADABLE
+            return None
         options[opt.key] = value
-    tileset = _tileset(args.tileset)
     try:
         fam.check_expansions(list(args.expansions))
-        fam.check_players(args.players, list(args.expansions))
+        fam.check_players(players, list(args.expansions))
         fam.option_values(options, list(args.expansions))
-        if tileset is not None and tileset.game != fam.name:
-            raise LogFormatError(f"tile set {tileset.id} is for {tileset.game}, not {fam.name}")
     except (LogFormatError, IllegalMove) as exc:
         rule = f" ({exc.rule})" if isinstance(exc, IllegalMove) else ""
-        print(f"generate: {exc.message}{rule}", file=sys.stderr)
+        print(f"{command}: {exc.message}{rule}", file=sys.stderr)
+        return None
+    return options
+
+
+def cmd_generate(args: Namespace) -> int:
+    """``generate``: write random legal games, to stdout or one file each in ``--out``; 2 for
+    arguments the game does not accept."""
+    from pathlib import Path
+
+    from .core.family import family
+    from .generate import dumps, generate_log
+
+    options = game_options(args, "generate", args.players)
+    if options is None:
+        return EXIT_UNREADABLE
+    fam = family(args.game)
+    tileset = _tileset(args.tileset)
+    if tileset is not None and tileset.game != fam.name:
+        print(f"generate: tile set {tileset.id} is for {tileset.game}, not {fam.name}",
+              file=sys.stderr)
         return EXIT_UNREADABLE
     if args.count > 1 and not args.out:
         print("generate: --count above 1 needs --out DIR", file=sys.stderr)

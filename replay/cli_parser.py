@@ -90,8 +90,8 @@ HELP = {
 @cache
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line: ``verify``, ``generate``, ``import``, ``render``, ``audit``,
-    ``ingest`` and ``serve`` (built once); every option says its default, every command shows
-    examples.
+    ``ingest``, ``diff``, ``fuzz``, ``play``, ``arena`` and ``serve`` (built once); every
+    option says its default, every command shows examples.
 
     ``only`` (one of ``COMMANDS``) builds that command alone, enough to parse a command line
     that starts with it, and leaves the top-level description out: ``verify`` then imports
@@ -118,6 +118,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         from .lab.diff_command import add_parser as add_diff
 
         add_diff(sub, _command)  # its machinery is imported when it runs
+    if only in (None, "analyse"):
+        from .agents.analyse_command import add_parser as add_analyse
+
+        add_analyse(sub, _command)  # the agents are imported when it runs
     if only in (None, "balance"):
         from .agents.balance_command import add_parser as add_balance
 
@@ -126,6 +130,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         from .lab.fuzz_command import add_fuzz
 
         add_fuzz(sub, _command)  # hypothesis and the machines are imported when it runs
+    if only in (None, "play", "arena"):
+        from .agents.commands import add_parsers as add_agents
+
+        add_agents(sub, _command)  # the agents are imported when a command runs
     for name, add in plugin_commands().items():
         if only in (None, name):
             add(sub, _command)
@@ -169,10 +177,7 @@ def _add_generate(sub: Any) -> None:
     g = _command(sub, "generate", HELP["generate"],
                  "Play random legal games from a seed and write their logs (one JSON "
                  "document each).")
-    names = [f.name for f in families()]
-    g.add_argument("--game", type=_game, metavar="{" + ",".join(names) + "}", default=names[0],
-                   help="the game: " + ", ".join(f"{f.name} ({f.label})" for f in families())
-                   + f" (default: {names[0]})")
+    add_game(g)
     g.add_argument("--players", type=int, default=2, choices=range(2, 7), metavar="N",
                    help="number of players, 2 to 6; a 6th seat needs an expansion that adds "
                         "one (default: 2)")
@@ -182,17 +187,34 @@ def _add_generate(sub: Any) -> None:
                    help="how many games; more than 1 needs --out (default: 1)")
     g.add_argument("--out", metavar="DIR", help="write DIR/<game>-<players>p-<seed>.json for "
                    "each game (default: the one game to stdout)")
-    g.add_argument("--expansions", type=_expansions, default=(), metavar="LIST",
-                   help="comma-separated expansions: " + ", ".join(dict.fromkeys(
-                       f"{x} ({e.label})" for f in families() for x, e in f.expansions.items()))
-                   + " (default: none)")
-    for opt in all_options():
-        g.add_argument(f"--{opt.key.replace('_', '-')}", dest=opt.key,
-                       type=type(opt.default), choices=opt.choices, default=None,
-                       help=_option_help(opt))
+    add_rules(g)
     g.add_argument("--tileset", metavar="FILE", help="a tile-set file replacing the game's "
                    "built-in one, recorded in the log (default: the built-in set)")
     g.set_defaults(func=cmd_generate)
+
+
+def add_game(parser: argparse.ArgumentParser) -> None:
+    """``--game NAME``, an installed family (default: the first), for ``generate``, ``play``
+    and ``arena``."""
+    names = [f.name for f in families()]
+    parser.add_argument("--game", type=_game, metavar="{" + ",".join(names) + "}",
+                        default=names[0], help="the game: " + ", ".join(
+                            f"{f.name} ({f.label})" for f in families())
+                        + f" (default: {names[0]})")
+
+
+def add_rules(parser: argparse.ArgumentParser) -> None:
+    """``--expansions LIST`` and a ``--<option> VALUE`` for every rule option of every family
+    (checked against the game by ``cli.game_options``), for ``generate``, ``play`` and
+    ``arena``."""
+    parser.add_argument("--expansions", type=_expansions, default=(), metavar="LIST",
+                        help="comma-separated expansions: " + ", ".join(dict.fromkeys(
+                            f"{x} ({e.label})" for f in families()
+                            for x, e in f.expansions.items())) + " (default: none)")
+    for opt in all_options():
+        parser.add_argument(f"--{opt.key.replace('_', '-')}", dest=opt.key,
+                            type=type(opt.default), choices=opt.choices, default=None,
+                            help=_option_help(opt))
 
 
 def _add_import(sub: Any) -> None:

@@ -12,24 +12,31 @@ One simulation walks down the tree of a determinization from its root, at each n
 child best for the seat to move there (UCT: its mean value for that seat plus
 ``c·√(ln N / n)``), and adds one child where the node may have more: **progressive widening**
 lets a node visited N times have ``⌈widen·√N⌉`` children, so a position with a hundred legal
-moves is not spread thin. The root's moves are tried in the order of their one-ply value (the
-``greedy`` agent's ranking), the others' in an order drawn from the seed. The new leaf is
-valued by a **truncated playout**: ``depth`` moves of the family's generator policy on a copy,
-then ``base.value`` of the scores if the game ended there, one value per seat, added up the
-path.
+moves is not spread thin; the tree goes ``plies`` moves deep at most (a node there is valued
+again when it is reached again). The root's moves are tried in the order of their one-ply
+value (the ``greedy`` agent's ranking), the others' in an order drawn from the seed. A new
+leaf is valued by ``base.value`` of the scores if the game ended there, one value per seat,
+added up the path, after a **truncated playout** of ``depth`` moves of the family's generator
+policy on a copy when ``depth`` is not 0 (measured on 2-player base games: two moves of
+playout did not play better against ``greedy`` at the same simulations and took twice as
+long, so the default values the leaf itself; its value is then kept in the node).
 
 Parameters (``mcts:800:dets=4``): ``sims`` simulations per determinization (default 500),
 ``dets`` determinizations (3: meeple_cat's 500 × 3), ``c`` the exploration constant (0.7),
-``widen`` (2), ``depth`` the playout's length in moves (2), ``jobs`` processes (1), ``ms`` a
-budget in milliseconds for the whole move instead of a count (0: none; the moves then depend
-on the machine's speed: not reproducible).
+``widen`` (2), ``plies`` the tree's depth (2: the mover's move and the next player's answer),
+``depth`` the playout's length in moves (0), ``jobs`` processes (1), ``ms`` a budget in
+milliseconds for the whole move instead of a count (0: none; the moves then depend on the
+machine's speed: not reproducible).
 """
 
 from __future__ import annotations
 
+import gc
 import math
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core.rng import SeededStream
@@ -44,21 +51,24 @@ PARAMS: tuple[Param, ...] = (
     ("dets", positive_int(64), 3, "determinizations"),
     ("c", number(0.0, 10.0), 0.7, "UCT exploration constant"),
     ("widen", number(0.1, 100.0), 2.0, "progressive widening: children <= widen * sqrt(N)"),
-    ("depth", whole(200), 2, "playout moves before the leaf is valued"),
+    ("depth", whole(200), 0, "playout moves before the leaf is valued"),
     ("jobs", positive_int(64), 1, "processes for the determinizations"),
     ("ms", whole(3_600_000), 0, "a time budget for the move, in ms (0: none)"),
+    ("plies", whole(1_000), 2, "the tree's depth in moves (0: no limit)"),
 )
 
 
 class Searched(NamedTuple):
     """A root decision as a search found it: its visits in all determinizations, the
     decision (``GameState.decision`` of a move), the mover's mean value and win chance (the
-    mean of the outcomes, ``base.outcome``)."""
+    mean of the outcomes, ``base.outcome``), and every seat's win chance after it (``wins``,
+    by seat: the mover's is ``win``)."""
 
     visits: int
     decision: Any
     value: float
     win: float
+    wins: tuple[float, ...] = ()
 
 
 class Node:
@@ -66,7 +76,8 @@ class Node:
     a copy costs about two moves), its untried moves, children, visits and the value summed
     per seat."""
 
-    __slots__ = ("children", "move", "mover", "state", "totals", "untried", "visits", "wins")
+    __slots__ = ("children", "leaf", "move", "mover", "state", "totals", "untried", "visits",
+                 "wins")
 
     def __init__(self, state: GameState, move: Any, seats: int) -> None:
         self.state = state
@@ -77,6 +88,7 @@ class Node:
         self.visits = 0
         self.totals = [0.0] * seats
         self.wins = [0.0] * seats  # the outcomes' part of the values (``base.outcome``)
+        self.leaf: tuple[list[float], list[float]] | None = None  # its value, without playout
 
 
 class MctsAgent(Agent):
@@ -91,37 +103,52 @@ class MctsAgent(Agent):
         self.depth: int = values["depth"]
         self.jobs: int = values["jobs"]
         self.ms: int = values["ms"]
+        self.plies: int = values["plies"]
         self.spec = spec_text("mcts", PARAMS, values)
 
     def choose(self, state: GameState, rng: SeededStream) -> Any:
         return complete(state, self.search(state, rng)[0].decision, rng)
 
-    def search(self, state: GameState, rng: SeededStream) -> list[Searched]:
+    def search(self, state: GameState, rng: SeededStream,
+               include: tuple[Any, ...] = ()) -> list[Searched]:
         """Every root decision searched (``GameState.decision`` of the moves of the redrawn
-        roots), most visited first (ties: the better mean value, then the first found)."""
+        roots), most visited first (ties: the better mean value, then the first found).
+        ``include``: decisions tried first at every root, so that they are searched whatever
+        their one-ply rank (``analyse`` values the move played; none by default)."""
         seat = state.current_player
         assert seat is not None, "a finished game has no move to choose"
         seeds = [str(rng.word()) for _ in range(self.dets)]
+        keys = tuple(decision_key(state, d) for d in include)
+        with paused_collector():
+            return self._search(state, seat, seeds, keys)
+
+    def _search(self, state: GameState, seat: int, seeds: list[str],
+                keys: tuple[str, ...]) -> list[Searched]:
         deadline = 0.0 if not self.ms else time.perf_counter() + self.ms / 1000 / self.dets
         if self.jobs > 1 and self.dets > 1:
             with ProcessPoolExecutor(min(self.jobs, self.dets)) as pool:
-                trees = list(pool.map(_search_one, [(self, state, seat, s, 0.0)
+                trees = list(pool.map(_search_one, [(self, state, seat, s, 0.0, keys)
                                                     for s in seeds]))
         else:
-            trees = [_search_one((self, state, seat, s, deadline)) for s in seeds]
+            trees = [_search_one((self, state, seat, s, deadline, keys)) for s in seeds]
+        seats = len(state.players)
         found: dict[str, list[Any]] = {}
         for tree in trees:
-            for key, visits, total, wins, move in tree:
-                kept = found.setdefault(key, [0, 0.0, 0.0, move])
+            for key, visits, total, wins, move, all_wins in tree:
+                kept = found.setdefault(key, [0, 0.0, 0.0, move, [0.0] * seats])
                 kept[0] += visits
                 kept[1] += total
                 kept[2] += wins
-        out = [Searched(v, m, t / max(1, v), w / max(1, v)) for v, t, w, m in found.values()]
+                kept[4] = [a + b for a, b in zip(kept[4], all_wins, strict=True)]
+        out = [Searched(v, m, t / max(1, v), w / max(1, v), tuple(x / max(1, v) for x in ws))
+               for v, t, w, m, ws in found.values()]
         out.sort(key=lambda t: (-t.visits, -t.value))  # stable: the first found wins a tie
         return out
 
-    def run(self, root: Node, seat: int, rng: SeededStream, deadline: float) -> None:
-        """``sims`` simulations on ``root`` (fewer when ``deadline`` passes)."""
+    def run(self, root: Node, seat: int, rng: SeededStream, deadline: float,
+            first: tuple[str, ...] = ()) -> None:
+        """``sims`` simulations on ``root`` (fewer when ``deadline`` passes); the root's
+        moves whose decisions have the keys ``first`` are tried first."""
         family = root.state.family
         seats = len(root.totals)
         for k in range(self.sims if not deadline else 1 << 30):
@@ -130,8 +157,12 @@ class MctsAgent(Agent):
             node = root
             path = [root]
             while not node.state.finished:
+                if self.plies and len(path) > self.plies:
+                    break  # as deep as the tree goes: the node is valued again
                 if node.untried is None:
                     node.untried = self._moves(node, seat, rng, node is root)
+                    if first and node is root:
+                        node.untried = _first(node.state, node.untried, first)
                 if node.untried and len(node.children) < math.ceil(
                         self.widen * math.sqrt(node.visits + 1)):
                     move = node.untried.pop()
@@ -145,9 +176,14 @@ class MctsAgent(Agent):
                     break
                 node = self._select(node)
                 path.append(node)
-            leaf = self._leaf(node.state, family, rng)
-            scores = leaf.scores if leaf.finished else leaf.scores_if_ended()
-            values, won = value(scores), outcome(scores)
+            if node.leaf is not None:  # valued before, without a playout: the same value
+                values, won = node.leaf
+            else:
+                leaf = self._leaf(node.state, family, rng)
+                scores = leaf.scores if leaf.finished else leaf.scores_if_ended()
+                values, won = value(scores), outcome(scores)
+                if not self.depth:
+                    node.leaf = (values, won)
             for n in path:
                 n.visits += 1
                 totals, wins = n.totals, n.wins
@@ -190,24 +226,57 @@ class MctsAgent(Agent):
         return state
 
 
-def _search_one(job: tuple[MctsAgent, GameState, int, str, float]) -> list[
-        tuple[str, int, float, float, Any]]:
+Found = tuple[str, int, float, float, Any, list[float]]
+
+
+def _search_one(job: tuple[MctsAgent, GameState, int, str, float, tuple[str, ...]]) -> list[
+        Found]:
     """One determinization searched: its root decisions as (key, visits, the mover's summed
-    value and outcome, decision). A function of its own, so that a process pool can run
-    it."""
-    agent, state, seat, seed, deadline = job
+    value and outcome, decision, every seat's summed outcome). A function of its own, so that
+    a process pool can run it."""
+    agent, state, seat, seed, deadline, first = job
     rng = SeededStream(seed, "mcts")
     root_state = state.copy()
     root_state.redraw_hidden(seat, rng)
     root = Node(root_state, None, len(state.players))
-    agent.run(root, seat, rng, deadline)
-    out: dict[str, tuple[str, int, float, float, Any]] = {}
+    agent.run(root, seat, rng, deadline, first)
+    out: dict[str, Found] = {}
     for c in root.children:  # moves of one decision (another bonus tile) counted together
         part = root_state.decision(c.move)
         key = decision_key(state, part)
-        _, visits, total, wins, _ = out.get(key, (key, 0, 0.0, 0.0, part))
-        out[key] = (key, visits + c.visits, total + c.totals[seat], wins + c.wins[seat], part)
+        _, visits, total, wins, _, every = out.get(
+            key, (key, 0, 0.0, 0.0, part, [0.0] * len(c.wins)))
+        out[key] = (key, visits + c.visits, total + c.totals[seat], wins + c.wins[seat], part,
+                    [a + b for a, b in zip(every, c.wins, strict=True)])
     return list(out.values())
+
+
+@contextmanager
+def paused_collector() -> Iterator[None]:
+    """CPython's cycle collector paused for a search: the trees hold thousands of states,
+    each of many objects, and every collection would walk them all (it made a copy cost 12x
+    its own time); the nodes make no cycles, so what a search leaves is freed by reference
+    counts, and the collector runs again after it."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _first(state: GameState, untried: list[Any], keys: tuple[str, ...]) -> list[Any]:
+    """``untried`` (the last tried first) with the moves whose decisions have ``keys`` moved
+    to its end, in the order of ``keys``."""
+    wanted = set(keys)
+    rest: list[Any] = []
+    forced: list[Any] = []
+    for m in untried:
+        (forced if decision_key(state, state.decision(m)) in wanted else rest).append(m)
+    rank = {k: i for i, k in enumerate(keys)}
+    forced.sort(key=lambda m: -rank[decision_key(state, state.decision(m))])
+    return rest + forced
 
 
 def decision_key(state: GameState, decision: Any) -> str:
@@ -219,8 +288,8 @@ def decision_key(state: GameState, decision: Any) -> str:
 
 def complete(state: GameState, decision: Any, rng: SeededStream) -> Any:
     """The true state's move of ``decision``: itself when legal, else the best (``greedy``'s
-    ranking) of the legal moves that decide it (Hunters & Gatherers: the land tile, with the
-    bonus tile the true pile gives), else the best legal move."""
+    ranking) of the legal moves that decide it (a land tile, with the bonus tile the true pile
+    gives), else the best legal move."""
     key = decision_key(state, decision)
     moves = list(state.legal_moves())
     found = [m for m in moves if decision_key(state, state.decision(m)) == key]

@@ -89,6 +89,11 @@ class Progress:
         if self.bar is not None:
             self.bar.update(n)
 
+    def note(self, text: str) -> None:
+        """Words after the bar, shown at its next redraw (an arena's running score)."""
+        if self.bar is not None:
+            self.bar.set_postfix_str(text, refresh=False)
+
     def total(self, n: int | None) -> None:
         """The bar's total, once it is known (``counting``)."""
         if self.bar is not None and n is not None:

@@ -113,6 +113,17 @@ class CarcassonneState(TileState):
     def family(self) -> Family:
         return self._family
 
+    def decision(self, move: Any) -> Any:
+        """A move without what it draws during the turn (Hills & Sheep: the sheep tokens,
+        HS2, and a table log's tile put under a hill, HS7): drawn, not chosen, they are not
+        known when the move is chosen."""
+        from .sheep_moves import SheepFields, sheep_of
+
+        sheep = sheep_of(move) if isinstance(move, Move) else None
+        if sheep is None or not sheep.tokens and sheep.hidden is None:
+            return move
+        return move.with_extra(SheepFields, SheepFields(sheep.flock) if sheep.flock else None)
+
     def _copy_into(self, new: TileState) -> None:
         super()._copy_into(new)
         assert isinstance(new, CarcassonneState)

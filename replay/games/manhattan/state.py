@@ -463,6 +463,11 @@ class ManhattanState(GameState):
     def copy(self) -> Self:
         return type(self)(self.config, self)
 
+    def decision(self, move: Any) -> Any:
+        """A build or discard without the card drawn after it (M3): drawn, not chosen, it is
+        not known when the card is played."""
+        return move.with_draw(None) if getattr(move, "draw", None) is not None else move
+
     def redraw_hidden(self, seat: int, rng: SeededStream) -> None:
         """The other hands and the draw pile redrawn (M3, ``Deck.redraw``); a table game's
         state becomes one that draws by itself, as a seeded one does."""
