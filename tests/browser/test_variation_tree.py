@@ -1,9 +1,9 @@
-"""The variations of a game kept in the browser as a tree (issue 36 item 3, ``lines.js``): a
-line of two moves, a move played one step back inside it (a sub-line: the old line remains),
-both shown with their words; the sub-line promoted (the order kept after a reload), a line
-deleted (gone after a reload), a move's link opening exactly that position of that line; on a
-desktop and on a 390x844 phone. Stored data is the user's: corrupt, foreign or hostile data
-is ignored or shown as text, and what is kept is bounded."""
+"""The variations of a game kept in the browser as a tree (issue 36 item 3, ``lines.js``), in
+each family: a line of two moves, a move played one step back inside it (a sub-line: the old
+line remains), both shown with their words; the sub-line promoted (the order kept after a
+reload), a line deleted (gone after a reload), a move's link opening exactly that position of
+that line; on a desktop and on a 390x844 phone. Stored data is the user's: corrupt, foreign or
+hostile data is ignored or shown as text, and what is kept is bounded."""
 
 from __future__ import annotations
 
@@ -71,11 +71,17 @@ def stored(pg: Any, gid: str) -> Any:
     return json.loads(pg.evaluate(f"localStorage.getItem('cr-lines:{gid}')") or "null")
 
 
+GAMES = {"base": ("base", 3, 7, ()), "hunters-gatherers": ("hunters-gatherers", 2, 3, ()),
+         "manhattan": ("manhattan", 3, 3, ())}
+BRANCH = {"base": START, "hunters-gatherers": START, "manhattan": 4}  # Manhattan: a build
+
+
+@pytest.mark.parametrize("name", list(GAMES))
 @pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_a_tree_of_lines(server: str, page: Any, phone: Any, device: str) -> None:
+def test_a_tree_of_lines(server: str, page: Any, phone: Any, device: str, name: str) -> None:
     pg = page if device == "desktop" else phone
-    gid = store(server, generate_log("base", 3, 7))["id"]
-    b = START
+    gid = store(server, generate_log(*GAMES[name]))["id"]
+    b = BRANCH[name]
     pg.goto(f"{server}/games/{gid}/moves/{b}?explore=1")
     expect(pg.locator("#var-tree")).to_be_hidden()  # nothing kept yet
     first = play(pg, b)
@@ -110,7 +116,7 @@ def test_a_tree_of_lines(server: str, page: Any, phone: Any, device: str) -> Non
     # the top line has no "promote" (it is first); every line can be deleted
     expect(main.locator(":scope > .var-tools button")).to_have_count(1)
     expect(main.get_by_role("button", name="delete this line").first).to_be_visible()
-    shoot(pg, f"variation-tree-{device}-sub-line.png")
+    shoot(pg, f"variation-tree-{device}{'' if name == 'base' else '-' + name}-sub-line.png")
     if device == "phone":
         check_phone(pg)
 
@@ -130,7 +136,7 @@ def test_a_tree_of_lines(server: str, page: Any, phone: Any, device: str) -> Non
     assert moves_of(top_lines(pg).first) == promoted  # kept: the order survives a reload
     expect(top_lines(pg).first.locator("ul.var-lines a.var-move")).to_have_text(
         f"{b + 2}{told[b + 2]}")
-    shoot(pg, f"variation-tree-{device}.png")
+    shoot(pg, f"variation-tree-{device}{'' if name == 'base' else '-' + name}.png")
 
     # delete the line not shown: gone, and after a reload too; the page stays where it was
     url = pg.url
@@ -146,7 +152,8 @@ def test_a_tree_of_lines(server: str, page: Any, phone: Any, device: str) -> Non
     # a move's link opens exactly that position of that line
     pg.goto(f"{server}/games/{gid}/moves/3")
     expect(pg.locator("#var-tree a.var-move")).to_have_count(2)
-    shoot(pg, f"variation-tree-{device}-game.png")  # the game's page: the tree alone
+    # the game's page: the tree alone
+    shoot(pg, f"variation-tree-{device}{'' if name == 'base' else '-' + name}-game.png")
     pg.locator("#var-tree a.var-move").first.click()
     target = f"{server}/games/{gid}/variation/{b}/{first}.{other}/moves/{b + 1}"
     pg.wait_for_url(target)
