@@ -135,6 +135,13 @@
         f.classList.toggle("picked", optionsOf(f).indexOf(options[pick]) >= 0);
       });
     }
+    // the bar on the other half of the board from the ghost, so as not to hide it
+    const pane = document.getElementById("board-pane");
+    if (pane && ghost.getBoundingClientRect) {
+      const g = ghost.getBoundingClientRect();
+      const p = pane.getBoundingClientRect();
+      bar.classList.toggle("at-top", g.top + g.height / 2 > p.top + p.height / 2);
+    }
     const play = bar.querySelector("[data-ghost-play]");
     const source = options.length ? button(options[pick]) : null;
     play.disabled = !source;
