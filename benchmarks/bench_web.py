@@ -382,20 +382,15 @@ def variation_child(runs: int, seed: int) -> dict[str, list[float]]:
                     start = time.perf_counter()
                     variations.read(entry, n, token).entry.summary  # noqa: B018 (computed)
                     engine.append(_ms(start))
-                for kept in ("replay_variations", "replay_explored"):
-                    app.extensions.pop(kept, None)
-                start = time.perf_counter()
-                answer = client.get(f"/games/{game_id}/variation/{n}/{token}/moves/{n + 1}")
-                page.append(_ms(start))
-                if answer.status_code != 200:
-                    raise SystemExit(f"a variation page answered {answer.status_code}")
-                for kept in ("replay_variations", "replay_explored"):
-                    app.extensions.pop(kept, None)
-                start = time.perf_counter()
-                answer = client.get(f"/games/{game_id}/moves/{n}?explore=1")
-                explored.append(_ms(start))
-                if answer.status_code != 200:
-                    raise SystemExit(f"an explored page answered {answer.status_code}")
+                for url, times in ((f"/games/{game_id}/variation/{n}/{token}/moves/{n + 1}",
+                                    page), (f"/games/{game_id}/moves/{n}?explore=1", explored)):
+                    for kept in ("replay_variations", "replay_explored"):
+                        app.extensions.pop(kept, None)  # a first view
+                    start = time.perf_counter()
+                    answer = client.get(url)
+                    times.append(_ms(start))
+                    if answer.status_code != 200:
+                        raise SystemExit(f"{url}: HTTP {answer.status_code}")
     return out
 
 
