@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import IO, TextIO
 
 
 def whole_number(low: int, high: int | None = None,
@@ -126,3 +126,16 @@ class Progress:
 def plural(n: int, word: str) -> str:
     """``1 file``, ``2 files``."""
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def open_output(path: str | None, command: str) -> IO[str] | None:
+    """The report's stream: ``path`` opened for writing (UTF-8, newlines as written), or
+    stdout when None; None after saying on stderr why ``path`` cannot be written (the
+    command then exits 2)."""
+    if path is None:
+        return sys.stdout
+    try:
+        return open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115 (the caller's)
+    except OSError as exc:
+        print(f"{command}: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return None

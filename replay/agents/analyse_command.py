@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
-from ..cli_help import whole_number
+from ..cli_help import open_output, whole_number
 from ..core.json_input import MAX_BYTES
 
 FORMATS = ("text", "jsonl", "html")
@@ -164,11 +164,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     exit code is the worst of the games' (``AnalyseSummary.exit``)."""
     from ..audit.resume import CheckpointError
 
-    try:
-        out: IO[str] = (open(args.out, "w", encoding="utf-8", newline="")  # noqa: SIM115
-                        if args.out else sys.stdout)
-    except OSError as exc:
-        print(f"analyse: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+    out = open_output(args.out, "analyse")
+    if out is None:
         return 2
     try:
         summary = analyse(args.sources, out, args.agent, args.format, args.jobs,

@@ -1,7 +1,7 @@
 """The arguments of ``python -m replay balance`` and the command: rule variants measured by
 self-play (``balance``: the games and the figures; ``balance_report``: the formats). The
 settings ``--a``/``--b KEY=VALUE`` are read by ``diff``'s parser (``lab.diff_command``:
-``setting`` and ``Settings``), so the two commands take the same rule sets; the machinery is
+``add_rule_sets``), so the two commands take the same rule sets; the machinery is
 imported when the command runs."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from ..cli_help import whole_number
-from ..lab.diff_command import Settings, setting
+from ..lab.diff_command import add_rule_sets
 
 FORMATS = ("text", "json", "html")
 MAX_GAMES = 100_000  # games a rule set at most (a million would hold its results in memory)
@@ -125,12 +125,7 @@ def add_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> Non
                         "them; required)")
     p.add_argument("--players", type=whole_number(2, 6), default=2, metavar="N",
                    help="seats, 2 to the game's most (default: 2)")
-    for side in ("a", "b"):
-        p.add_argument(f"--{side}", action=Settings, type=setting, default={},
-                       metavar="KEY=VALUE",
-                       help=f"rule set {side.upper()}: an option of the game's family "
-                            "(small_city=4) or game=NAME; repeat for more (default: the "
-                            "game's own rules)")
+    add_rule_sets(p, "the game's own rules")
     p.add_argument("--agent", required=True, metavar="SPEC",
                    help="the agent at every seat: random, greedy, mcts:800, mcts:800:dets=4 "
                         "(required)")

@@ -126,18 +126,24 @@ class Settings(argparse.Action):
         setattr(namespace, self.dest, found)
 
 
+def add_rule_sets(parser: argparse.ArgumentParser, default: str) -> None:
+    """The options ``--a`` and ``--b``: two rule sets as KEY=VALUE settings (``setting``),
+    repeated for more (``Settings``); ``default`` says what a rule not given is."""
+    for side in ("a", "b"):
+        parser.add_argument(f"--{side}", action=Settings, type=setting, default={},
+                            metavar="KEY=VALUE",
+                            help=f"rule set {side.upper()}: an option of the game's family "
+                                 f"(small_city=4) or game=NAME; repeat for more (default: "
+                                 f"{default})")
+
+
 def add_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None:
     """The ``diff`` command (``command``: ``cli_parser._command``, a sub-command with its
     description and examples)."""
     d = command(sub, "diff", HELP, DESCRIPTION, EXAMPLES)
     d.add_argument("sources", nargs="+", metavar="SRC",
                    help="files, directories, zip and tar archives, JSON Lines files")
-    for side in ("a", "b"):
-        d.add_argument(f"--{side}", action=Settings, type=setting, default={},
-                       metavar="KEY=VALUE",
-                       help=f"rule set {side.upper()}: an option of the game's family "
-                            "(small_city=4) or game=NAME; repeat for more (default: the "
-                            "log's own rules)")
+    add_rule_sets(d, "the log's own rules")
     d.add_argument("--baseline", metavar="REPORT",
                    help="compare with the engine that wrote REPORT ('audit --format json' of "
                         "the same sources) instead of two rule sets (default: none)")

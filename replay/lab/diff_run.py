@@ -26,6 +26,7 @@ from typing import IO, Any, cast
 from ..audit.command import working
 from ..audit.runner import Stats
 from ..audit.sources import DEFAULT_LIMITS, Limits
+from ..cli_help import open_output
 from ..reports import writer
 from .diff import INTERNAL, DiffSpec, Row, diff_batch
 from .diff_report import DIFF, DiffSummary
@@ -175,11 +176,8 @@ def cmd_diff(args: Any) -> int:
     except BaselineError as exc:
         print(f"diff: {exc}", file=sys.stderr)
         return 2
-    try:
-        out: IO[str] = (open(args.out, "w", encoding="utf-8", newline="")  # noqa: SIM115
-                        if args.out else sys.stdout)
-    except OSError as exc:
-        print(f"diff: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+    out = open_output(args.out, "diff")
+    if out is None:
         return 2
     try:
         summary = diff(args.sources, out, spec, args.format, base, args.jobs, args.dask,
