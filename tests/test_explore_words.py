@@ -16,12 +16,11 @@ import pytest
 
 from replay.core.explore import Explorer, choices, explorer_of
 from replay.core.record import GameRecord, parse
-from replay.core.view import view_of
+from replay.core.view import View, view_of
 from replay.games.manhattan.state import ManhattanState
 from replay.generate import generate_log
 from replay.tiles.board import SIDE_WORDS, Board
 from replay.tiles.events import FigurePlaced
-from replay.tiles.explore import TileExplorer
 from replay.tiles.state import TileState
 from replay.tiles.tileset import SIDE_DELTA
 from replay.tiles.words import feature_side, figure_place, told_figure
@@ -239,22 +238,28 @@ def test_spot_names_tell_legal_from_illegal_with_the_labels() -> None:
     json.dumps(found.to_json())
 
 
-def test_an_explorer_without_spot_name_keeps_its_spot_label() -> None:
-    """An explorer written before ``spot_name`` (only ``spot_label``) names its spots as
-    before."""
+def test_an_explorer_written_before_views_keeps_its_words(monkeypatch: Any) -> None:
+    """A plugin's family with no view of its own gets the default ``View``, which asks its
+    explorer for the analysis board's words as before views (``place``; ``spot_label`` when
+    it has no ``spot_name``)."""
+    import replay.core.explore as explore
+
     record = _record("base")
+    state = record.playback.position(9).state
+    move = next(iter(state.legal_moves()))
 
     class Old(Explorer):
-        place = TileExplorer.place
-        extra_words = TileExplorer.extra_words
-        attempts = TileExplorer.attempts
+        def place(self, state: Any, move: Any) -> tuple[str, str, tuple[str, ...]]:
+            return f"{move.x},{move.y}", "", ("the old words",)
 
         def spot_label(self, spot: str) -> str:
             return f"square {spot}"
 
-    state = record.playback.position(9).state
-    found = choices(state, Old(record.family), record.moves[9])
-    assert found.labels and all(v == f"square {k}" for k, v in found.labels.items())
+    monkeypatch.setattr(explore, "explorer_of", lambda family: Old(family))
+    view = View(record.family)
+    assert view.spot_name(state, "0,1") == "square 0,1"
+    assert view.menu(state, move) == (f"{move.x},{move.y}", "", ("the old words",))
+    assert view.draw_label(state, "E") == "E"
 
 
 def test_the_page_names_menus_and_refusals(client: Any) -> None:
@@ -286,3 +291,19 @@ def test_the_flock_is_pointed_at_as_the_figures_are() -> None:
             assert f"the flock in the field{side}: " in o.steps[2], (o.steps, c)
             told += 1
     assert told > 0
+
+
+@pytest.mark.parametrize("name", ["base", "base-ic-hs", "hunters-gatherers", "manhattan"])
+def test_an_options_text_is_its_move_told_by_the_move_list(name: str) -> None:
+    """``View.option_text`` (built from the menu's figure words, not told again) is the move
+    list's words for the move not played (``describe_move``), at every tenth position."""
+    record = _record(name)
+    view = view_of(record.family)
+    for n in range(0, len(record.moves), 10):
+        state = record.playback.position(n).state
+        found = choices(state, explorer_of(record.family), record.moves[n])
+        moves = {json.dumps(record.family.encode_move(m), sort_keys=True): m
+                 for m in state.legal_moves()}
+        for o in found.options:
+            move = moves[json.dumps(o.move, sort_keys=True)]
+            assert o.text == view.describe_move(move, None, state).text, (n, o.steps)

@@ -5,13 +5,15 @@ At any position of a log the user may try a move that was not played, then more:
 branching position, then the variation's moves (``variation_log``), so it is replayed, judged
 and drawn exactly as a game is, and saved as one through the upload's checks.
 
-``choices(state, explorer, ...)`` lists every legal move of a position (``legal_moves``), each
-told for a board by the family's ``Explorer``: the *spot* it is played at (a cell, a lot; ""
-for a move played on no spot), an optional *facet* (a filter of the shading, e.g. the piece to
-build with), the *steps* of the menu that leads to it (turned 90°, then the knight in the city)
-and its text; and the spots where nothing is legal, each with the verifier's own rule and words
-(``Refusal``); each spot is named once for people (``Explorer.spot_name``: what it touches,
-what stands on it; ``Choices.labels``). A line of moves travels in URLs as *tokens*: each move
+``choices(state, explorer, ...)`` lists every legal move of a position (``legal_moves``: the
+family's ``Explorer`` says which, for a draw, and what a player would try where nothing is
+legal), each told for a board by the family's view (``replay.core.view.View.menu``): the
+*spot* it is played at (a cell, a lot; "" for a move played on no spot), an optional *facet* (a
+filter of the shading, e.g. the piece to build with), the *steps* of the menu that leads to it
+(turned 90°, then the knight in the city) and its text (``View.option_text``); and the spots
+where nothing is legal, each with the verifier's own rule and words (``Refusal``); each spot is
+named once for people (``View.spot_name``: what it touches, what stands on it;
+``Choices.labels``). A line of moves travels in URLs as *tokens*: each move
 the compact JSON object a log records, in unpadded base64url, joined by ".": a page extends a
 line by appending the token of the option chosen, and never decides anything itself. A move
 has one token only (``read_token`` refuses any other spelling, and whatever a log's move could
@@ -129,10 +131,14 @@ class Choices:
 
 
 class Explorer:
-    """How a family's moves show on the analysis board; a family names its own with
-    ``Family.explorer`` (a reference "module:Class", built with the family). This default
-    offers every legal move as one step of a list, told by ``describe_move``; it knows no spot
-    on the board and no draw."""
+    """What the analysis board offers of a family's positions: the legal moves of a draw, the
+    draws a table log may make, the move a player would try on a spot where nothing is legal;
+    a family names its own with ``Family.explorer`` (a reference "module:Class", built with
+    the family). Its words are the view's (``View.menu``, ``spot_name``, ``draw_label``);
+    ``place``, ``spot_label``, ``spot_name`` and ``draw_label`` here are where an explorer
+    written before views told them, which the default view still asks. This default offers
+    every legal move as one step of a list, told by ``describe_move``; it knows no spot on the
+    board and no draw."""
 
     def __init__(self, family: Family) -> None:
         self.family = family
@@ -200,6 +206,7 @@ def choices(state: GameState, explorer: Explorer, wanted_move: Any = None,
     index (its draw is followed when it can be), ``pick`` a draw the user picked."""
     if state.finished:
         return Choices((), (), None, None, (), "The game is over here.", False)
+    told = view_of(explorer.family)  # the words: spots, menus, draws
     wanted = None if wanted_move is None else explorer.draw_of(state, wanted_move)
     draws = explorer.draws(state)
     draw: str | None = None
@@ -209,27 +216,26 @@ def choices(state: GameState, explorer: Explorer, wanted_move: Any = None,
         if pick is not None and pick in draws:
             draw = pick
             if wanted is not None and pick != wanted:
-                note = f"Picked: {explorer.draw_label(state, pick)}."
+                note = f"Picked: {told.draw_label(state, pick)}."
         elif wanted is not None and wanted in draws:
             draw = wanted
         else:
             why = ("the log has no more moves" if wanted_move is None else
-                   f"the log draws {explorer.draw_label(state, wanted)} here, which cannot "
+                   f"the log draws {told.draw_label(state, wanted)} here, which cannot "
                    "come now" if wanted is not None else "the log's move draws nothing here")
             note = f"The variation's draws cannot follow the log ({why}): pick what comes next."
-            picks = tuple((d, explorer.draw_label(state, d)) for d in draws)
+            picks = tuple((d, told.draw_label(state, d)) for d in draws)
             return Choices((), (), None, wanted, picks, note, False)
     options: list[Option] = []
     truncated = False
     family = explorer.family
-    told = view_of(family)
     for move in explorer.moves(state, draw):
         if len(options) >= MAX_OPTIONS:
             truncated = True
             break
-        spot, facet, steps = explorer.place(state, move)
+        spot, facet, steps = told.menu(state, move)
         raw = family.encode_move(move)
-        text = told.describe_move(move, None, state).text
+        text = told.option_text(state, move, steps)
         options.append(Option(len(options), spot, facet, steps, text, token(raw), raw))
     legal = {o.spot for o in options if o.spot}
     refusals: list[Refusal] = []
@@ -240,7 +246,7 @@ def choices(state: GameState, explorer: Explorer, wanted_move: Any = None,
             state.check(attempt)
         except IllegalMove as exc:
             refusals.append(Refusal(spot, exc.rule, exc.message))
-    labels = {spot: explorer.spot_name(state, spot)
+    labels = {spot: told.spot_name(state, spot)
               for spot in dict.fromkeys([*(o.spot for o in options if o.spot),
                                          *(r.spot for r in refusals)])}
     return Choices(tuple(options), tuple(refusals), draw, wanted, picks, note, truncated,

@@ -10,7 +10,11 @@ spots, the links of the scored features to their explanations) are arguments of 
 never patches of its text, so no module outside a family reads or edits the SVG it returns.
 
 The view also tells a position for people: its status beside the board, each move in words
-(``describe_move``), the playthrough's lines and the piece to play next, drawn on its own.
+(``describe_move``), the playthrough's lines, the piece to play next, drawn on its own, and the
+analysis board's words (``menu``: a legal move's spot and menu; ``spot_name``; ``draw_label``;
+``option_text``). The family's explorer (``replay.core.explore.Explorer``) keeps what the
+board offers: the moves of a draw, the draws a table log may make, the move tried on a spot
+where nothing is legal.
 ``Family`` and ``GameState`` keep the rules and the log.
 
 A family without a view of its own gets this plain default, which asks the family and the
@@ -90,6 +94,39 @@ class View:
         """``move`` told for people and in codes, one entry of the viewer's move list (see
         ``Family.describe_move``, which this default asks)."""
         return self.family.describe_move(move, events, state)
+
+    # ---------------------------------------------------------------- the analysis board
+
+    def menu(self, state: GameState, move: Any) -> tuple[str, str, tuple[str, ...]]:
+        """Where a legal move goes on the analysis board and its menu, in words: its spot
+        ("" for a move played on no spot), its facet (a filter of the shading, "" for none)
+        and the steps of its menu (``turned 90°``, then ``knight in the city``). By default
+        the family's explorer's ``place`` (an explorer written before views: every move one
+        step of a list, told by ``describe_move``)."""
+        from .explore import explorer_of
+
+        return explorer_of(self.family).place(state, move)
+
+    def spot_name(self, state: GameState, spot: str) -> str:
+        """A spot of ``state`` named as a player points at it (what it touches, what stands
+        on it), for its menu, its refusal and its accessible name: by default the explorer's
+        ``spot_name`` (its ``spot_label``: a plugin's words of before views)."""
+        from .explore import explorer_of
+
+        return explorer_of(self.family).spot_name(state, spot)
+
+    def draw_label(self, state: GameState, draw: str) -> str:
+        """A draw of a table log in words, for the list to pick from (the explorer's by
+        default)."""
+        from .explore import explorer_of
+
+        return explorer_of(self.family).draw_label(state, draw)
+
+    def option_text(self, state: GameState, move: Any, steps: tuple[str, ...]) -> str:
+        """A legal move in one line, as the move list would tell it once played, for its
+        button's title and the choices' JSON (``steps``: its menu's, ``menu``):
+        ``describe_move`` of the move not played by default."""
+        return self.describe_move(move, None, state).text
 
     def playthrough_intro(self, state: GameState) -> list[str]:
         """The lines a playthrough writes about the material before the first move."""

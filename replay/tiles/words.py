@@ -178,11 +178,7 @@ def describe_move(move: Any, events: Sequence[Event] | None, state: GameState,
     tile_id, words = _tile_told(move, land, tried, state)
     x, y, rotation = (getattr(move, k, 0) for k in ("x", "y", "rotation"))
     discard = getattr(move, "discard", False)
-    if discard:
-        head = f"discards {words or 'a tile'}"
-    else:
-        how = f", turned {rotation}°" if rotation else ""
-        head = f"{words or 'a tile'} at ({x},{y}){how}"
+    head = _head(move, words)
     told = move_figure(tried, state) if tried is not None else figure_text(figure, None)
     extra = "; ".join(w for w in (told, ", ".join(more_words)) if w)
     text = head + (f" · {extra}" if extra else "")
@@ -192,6 +188,22 @@ def describe_move(move: Any, events: Sequence[Event] | None, state: GameState,
     codes = " ".join(c for c in (tile_code, figure_code(figure, tried),
                                  " ".join(c for c in more_codes if c)) if c)
     return MoveText(text, codes)
+
+
+def _head(move: Any, words: str | None) -> str:
+    """The tile of a move and where it went: ``a city cap at (0,1), turned 90°``."""
+    if getattr(move, "discard", False):
+        return f"discards {words or 'a tile'}"
+    x, y, rotation = (getattr(move, k, 0) for k in ("x", "y", "rotation"))
+    how = f", turned {rotation}°" if rotation else ""
+    return f"{words or 'a tile'} at ({x},{y}){how}"
+
+
+def tried_text(move: Any, state: GameState, figure: str | None) -> str:
+    """``describe_move``'s text of a move not played whose figure is told already
+    (``figure``: ``move_figure``'s words, None for none): the analysis board's options."""
+    _, words = _tile_told(move, None, move, state)
+    return _head(move, words) + (f" · {figure}" if figure else "")
 
 
 def _placed(events: Sequence[Event]) -> tuple[Place | None, FigurePlaced | None]:
