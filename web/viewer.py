@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup
+
 from replay import svg
 from replay.core.colours import NOBODY, seat_marks, text_on
 from replay.core.events import Event, Score, worth_telling
@@ -411,3 +413,40 @@ def standings(entry: Entry, n: int) -> list[tuple[str, str, int]]:
     at = scores[min(n, len(scores) - 1)] if scores else ()
     return [(p["name"], svg.player_colour(p["colour"]), at[i] if i < len(at) else 0)
             for i, p in enumerate(entry.row.players)]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveLink:
+    """What a move's link in the move list shows whatever the position (``move_links``):
+    its own classes (`` failed``, `` scored``), its ``title`` attribute (the move in codes)
+    and its content: number, seat's dot, player, words, points by seat with their marks."""
+
+    cls: str
+    title: Markup
+    inner: Markup
+
+
+def move_links(entry: Entry) -> tuple[MoveLink, ...]:
+    """The move list's links of ``entry`` (a game or a variation), made once a game
+    (``Entry.keep``): a page adds only what depends on its position (``_moves.html``), so
+    the list of a hundred moves is not told again by a template macro on every page."""
+    return entry.keep("move links", lambda: _move_links(entry))
+
+
+def _move_links(entry: Entry) -> tuple[MoveLink, ...]:
+    players = entry.row.players
+    marks = seat_marks(players)
+    colours = [svg.player_colour(p["colour"]) for p in players]
+    out = []
+    for m in entry.summary.moves:
+        pts = Markup("").join(
+            Markup(' <span class="pts" style="color:{}">{}+{}</span>').format(
+                colours[i], marks[i], p) for i, p in enumerate(m.points) if p)
+        inner = Markup('<span class="num">{}</span><i class="dot" style="background:{}"></i>'
+                       '{} · {}{}{}').format(
+            m.number, colours[m.player], players[m.player]["name"], m.text,
+            Markup(" · <b>illegal</b>") if m.failed else "", pts)
+        cls = (" failed" if m.failed else "") + (" scored" if sum(m.points) else "")
+        title = Markup(' title="{}"').format(m.codes) if m.codes else Markup("")
+        out.append(MoveLink(cls, title, inner))
+    return tuple(out)

@@ -303,7 +303,7 @@ def _page(entry: Entry, n: int, context: dict[str, Any]) -> ResponseReturnValue:
         "viewer.html", view=view, entry=entry, row=entry.row, summary=entry.summary,
         board=Markup(view.board), next_tile=Markup(view.next_tile_svg), chart=Markup(chart),
         standings=viewer.standings(shown, n) if parsed else [], origin=origins.of_entry(entry),
-        **context)))
+        links=viewer.move_links(entry), variation_links=viewer.move_links(shown), **context)))
 
 
 @bp.get("/games/<game_id>/moves/<int:n>.svg")
