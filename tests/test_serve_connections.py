@@ -120,7 +120,10 @@ def test_clients_that_never_read_are_dropped_at_the_timeout_and_others_served(
         assert time.monotonic() - started >= TIMEOUT
         got = drain(readers[0])  # what the kernel held when the server dropped the rest
         assert got.startswith(b"HTTP/1.1 200 ") and 0 < len(got) < len(log)
-        assert drain(readers[1]) == b""  # over the budget: never answered, then closed
+        # over the budget, its request waits unread (nothing, then closed) or, when it was
+        # read before the first answer filled the budget (a loaded machine), is refused
+        second = drain(readers[1])
+        assert second == b"" or second.startswith(b"HTTP/1.1 429 "), second[:80]
     finally:
         for sock in readers:
             sock.close()
