@@ -34,7 +34,7 @@ class AgentSpecError(ValueError):
     """A spec that names no agent, or gives it a parameter it does not take."""
 
 
-def value(scores: Sequence[int]) -> list[float]:
+def value(scores: Sequence[float]) -> list[float]:
     """Each seat's value of a position whose scores if it ended now are ``scores`` (see the
     module)."""
     best = max(scores)
@@ -48,7 +48,7 @@ def value(scores: Sequence[int]) -> list[float]:
     return out
 
 
-def outcome(scores: Sequence[int]) -> list[float]:
+def outcome(scores: Sequence[float]) -> list[float]:
     """Each seat's share of the win at ``scores``: 1 for the best score alone, 1/k for a best
     score shared by k seats, 0 otherwise (``value``'s outcome; a *win chance* is its mean)."""
     best = max(scores)

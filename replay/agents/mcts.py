@@ -15,7 +15,9 @@ lets a node visited N times have ``⌈widen·√N⌉`` children, so a position w
 moves is not spread thin; the tree goes ``plies`` moves deep at most (a node there is valued
 again when it is reached again). The root's moves are tried in the order of their one-ply
 value (the ``greedy`` agent's ranking), the others' in an order drawn from the seed. A new
-leaf is valued by ``base.value`` of the scores if the game ended there, one value per seat,
+leaf is valued by ``base.value`` of the scores if the game ended there plus what each seat's
+pieces in hand are worth for the rest of the game (``GameState.holding_value``: a tile
+game's figures in supply), one value per seat,
 added up the path, after a **truncated playout** of ``depth`` moves of the family's generator
 policy on a copy when ``depth`` is not 0 (measured on 2-player base games: two moves of
 playout did not play better against ``greedy`` at the same simulations and took twice as
@@ -180,7 +182,9 @@ class MctsAgent(Agent):
                 values, won = node.leaf
             else:
                 leaf = self._leaf(node.state, family, rng)
-                scores = leaf.scores if leaf.finished else leaf.scores_if_ended()
+                scores = (leaf.scores if leaf.finished else
+                          [s + leaf.holding_value(i)
+                           for i, s in enumerate(leaf.scores_if_ended())])
                 values, won = value(scores), outcome(scores)
                 if not self.depth:
                     node.leaf = (values, won)

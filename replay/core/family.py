@@ -137,6 +137,14 @@ class GameState:
         ended.end_now()
         return list(ended.scores)
 
+    def holding_value(self, seat: int) -> float:
+        """What ``seat``'s pieces still in hand are worth, in points, for the rest of the
+        game: the game-playing agents value a position by its scores if it ended now plus
+        this (``replay.agents.mcts``), so that a search does not spend every piece at once
+        for points the end scoring would give anyway. 0 by default (a game whose pieces are
+        all used, or with none to keep)."""
+        return 0.0
+
     def winners(self) -> list[int]:
         """The seats with the best score (G11: every best score wins)."""
         best = max(self.scores)
