@@ -101,22 +101,18 @@ def parse_spec(text: str, params: Sequence[Param], name: str) -> dict[str, Any]:
     return values
 
 
+def whole(limit: int, low: int = 0) -> Callable[[str], int]:
+    """A parser of whole numbers from ``low`` to ``limit``."""
+    def parse(raw: str) -> int:
+        if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= limit:
+            raise ValueError(f"a whole number from {low} to {limit}")
+        return int(raw)
+    return parse
+
+
 def positive_int(limit: int) -> Callable[[str], int]:
     """A parser of whole numbers from 1 to ``limit``."""
-    def parse(raw: str) -> int:
-        if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= limit:
-            raise ValueError(f"a whole number from 1 to {limit}")
-        return int(raw)
-    return parse
-
-
-def whole(limit: int) -> Callable[[str], int]:
-    """A parser of whole numbers from 0 to ``limit``."""
-    def parse(raw: str) -> int:
-        if not (raw.isascii() and raw.isdigit()) or not 0 <= int(raw) <= limit:
-            raise ValueError(f"a whole number from 0 to {limit}")
-        return int(raw)
-    return parse
+    return whole(limit, 1)
 
 
 def number(low: float, high: float) -> Callable[[str], float]:
