@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import math
 import os
-from collections import deque
 from collections.abc import Callable, Generator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
 
 from . import agent
 from .base import Agent
-from .games import arena_play
+from .games import arena_game
 from .stats import SPRT_BOUNDS, elo, sprt_llr, sprt_verdict, wilson
 
 MAX_GAMES = 100_000  # an arena of more games is a mistake (greedy plays about 3 games a second)
@@ -61,45 +59,18 @@ def _agents(a: str, b: str) -> tuple[Agent, Agent]:
 def play_one(spec: ArenaSpec, index: int) -> Played:
     """Game ``index`` of ``spec`` (in a worker process, or in this one)."""
     a, b = _agents(spec.a, spec.b)
-    result, seat, state = arena_play(spec.game, a, b, index, spec.seed, spec.players,
+    result, seat, state = arena_game(spec.game, a, b, index, spec.seed, spec.players,
                                      spec.expansions, spec.options)
     return Played(index, result, seat, tuple(state.scores), state.moves_played)
 
 
-def _start_worker() -> None:
-    """A worker's initializer: Ctrl-C is the main process's to handle, and so is a plugin
-    that cannot be loaded (said once, there)."""
-    import signal
-
-    from ..core import plugins
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    plugins.quiet()
-
-
 def played(spec: ArenaSpec, jobs: int) -> Generator[Played, None, None]:
-    """Every game of ``spec`` in game order, played by ``jobs`` processes (1: this one) with
-    at most two games a worker ahead of the reader; closing the iterator cancels the games
-    not started (those under way end first)."""
-    if jobs <= 1 or spec.games == 1:
-        for k in range(spec.games):
-            yield play_one(spec, k)
-        return
-    from ..audit.runner import Deferred, pool_context
+    """Every game of ``spec`` in game order, played by ``jobs`` processes (1: this one)
+    (``audit.runner.in_order``: closing the iterator cancels the games not started)."""
+    from ..audit.runner import in_order
 
-    pool = ProcessPoolExecutor(min(jobs, spec.games), mp_context=pool_context(),
-                               initializer=_start_worker)
-    try:
-        ahead: deque[Future[Played]] = deque()
-        for k in range(spec.games):
-            with Deferred():  # it may start a worker: not cut half-way by Ctrl-C
-                ahead.append(pool.submit(play_one, spec, k))
-            if len(ahead) >= 2 * jobs:
-                yield ahead.popleft().result()
-        while ahead:
-            yield ahead.popleft().result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    return in_order(play_one, ((spec, k) for k in range(spec.games)),
+                    min(jobs, spec.games))
 
 
 def _rate(points: float, n: int) -> dict[str, Any]:

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,27 +124,11 @@ def self_play(sets: Sequence[RuleSet], players: int, spec: str, games: int, seed
         if tick is not None:
             tick(len(batch))
 
-    if jobs <= 1:
-        for batch in batches:
-            keep(batch, play_batch(players, spec, batch))
-    else:
-        pool = ProcessPoolExecutor(max_workers=jobs)
-        try:
-            pending: dict[Future[list[GameResult]], Sequence[Task]] = {}
-            queue = iter(batches)
-            for batch in queue:  # a few batches ahead per worker, not all of them at once
-                pending[pool.submit(play_batch, players, spec, batch)] = batch
-                if len(pending) >= 2 * jobs:
-                    break
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    keep(pending.pop(future), future.result())
-                    nxt = next(queue, None)
-                    if nxt is not None:
-                        pending[pool.submit(play_batch, players, spec, nxt)] = nxt
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+    from ..audit.runner import in_order
+
+    done = in_order(play_batch, ((players, spec, batch) for batch in batches), jobs)
+    for batch, result in zip(batches, done, strict=True):
+        keep(batch, result)
     out: list[list[GameResult]] = []
     for side in results:
         assert all(r is not None for r in side)

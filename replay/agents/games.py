@@ -1,5 +1,5 @@
 """Games played by agents: ``play_game`` (one seeded game, its log) and ``arena_game`` (one
-game of an arena, its result for the first agent; ``arena_play`` with the finished state).
+game of an arena, its result for the first agent and the finished state).
 
 A game's seed deals its material (the pile, the deck) as ``generate`` does; each seat's agent
 has a stream of its own from the same seed (purpose ``"agent:<seat>"``), so the same seed and
@@ -52,19 +52,10 @@ def play_game(game: str, agents: Sequence[Agent], seed: int | str,
 
 def arena_game(game: str, a: Agent, b: Agent, index: int, seed: int | str, players: int = 2,
                expansions: Sequence[str] = (),
-               options: dict[str, Any] | None = None) -> tuple[float, int, list[int]]:
+               options: dict[str, Any] | None = None) -> tuple[float, int, GameState]:
     """Game ``index`` of an arena between ``a`` and ``b``: ``a`` at seat ``index % players``
     (seats alternate), ``b`` at the others; the seed ``<seed>-<index>``. Returns ``a``'s
-    result (1 a win, 0.5 a best score shared, 0 a loss), its seat and the final scores."""
-    result, seat, state = arena_play(game, a, b, index, seed, players, expansions, options)
-    return result, seat, list(state.scores)
-
-
-def arena_play(game: str, a: Agent, b: Agent, index: int, seed: int | str, players: int = 2,
-               expansions: Sequence[str] = (),
-               options: dict[str, Any] | None = None) -> tuple[float, int, GameState]:
-    """``arena_game`` with the finished state instead of its scores (its length too:
-    ``moves_played``)."""
+    result (1 a win, 0.5 a best score shared, 0 a loss), its seat and the finished state."""
     seat = index % players
     seated = [a if k == seat else b for k in range(players)]
     state, _ = play_game(game, seated, f"{seed}-{index}", expansions, options)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -86,6 +86,31 @@ def check_plugins() -> None:
     """Load every game family in the main process before any worker starts: one that cannot
     be loaded is said here, once a run, and never by the workers (``plugins.quiet``)."""
     families()
+
+
+def in_order(work: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: int,
+             initializer: Callable[[], None] = start_worker) -> Generator[Any, None, None]:
+    """``work(*task)`` of every task, in the tasks' order, computed by ``jobs`` worker
+    processes (1: in this one) with at most two tasks a worker ahead of the reader: the
+    results do not depend on ``jobs``. Closing the iterator cancels the tasks not started
+    (those under way end first). For work that cannot crash a worker (the agents' games);
+    ``run_local`` isolates the tasks that can."""
+    if jobs <= 1:
+        for task in tasks:
+            yield work(*task)
+        return
+    pool = ProcessPoolExecutor(jobs, mp_context=pool_context(), initializer=initializer)
+    try:
+        ahead: deque[Future[Any]] = deque()
+        for task in tasks:
+            with Deferred():  # it may start a worker: not cut half-way by Ctrl-C
+                ahead.append(pool.submit(work, *task))
+            if len(ahead) >= 2 * jobs:
+                yield ahead.popleft().result()
+        while ahead:
+            yield ahead.popleft().result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 class Deferred:
