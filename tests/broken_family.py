@@ -11,7 +11,7 @@ It is installed the way another distribution's family is: the test writes a scra
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from replay.core.events import Event
@@ -20,14 +20,15 @@ from replay.core.values import replace
 from replay.core.view import view_of
 from replay.games.carcassonne import CARCASSONNE
 
+from .wrapped_state import WrappedState
 
-class BrokenState(GameState):
+
+class BrokenState(WrappedState):
     """Carcassonne's state, wrapped: every rule is the engine's, but ``apply`` counts a move
     before checking it."""
 
     def __init__(self, inner: GameState, config: GameConfig, counted: int = 0) -> None:
-        self.inner = inner
-        self.config = config
+        super().__init__(inner, config)
         self.counted = counted  # moves counted, the refused ones too (the bug)
 
     @property
@@ -35,34 +36,8 @@ class BrokenState(GameState):
         return BROKEN
 
     @property
-    def scores(self) -> list[int]:  # type: ignore[override]
-        return self.inner.scores
-
-    @property
-    def finished(self) -> bool:  # type: ignore[override]
-        return self.inner.finished
-
-    @property
     def moves_played(self) -> int:  # type: ignore[override]
         return self.counted
-
-    @property
-    def hash(self) -> int:  # type: ignore[override]
-        return self.inner.hash
-
-    @property
-    def setup_events(self) -> list[Event]:  # type: ignore[override]
-        return self.inner.setup_events
-
-    @property
-    def current_player(self) -> int | None:
-        return self.inner.current_player
-
-    def legal_moves(self) -> Iterator[Any]:
-        return self.inner.legal_moves()
-
-    def check(self, move: Any) -> None:
-        self.inner.check(move)
 
     def apply(self, move: Any) -> list[Event]:
         self.counted += 1  # BROKEN: counted before the move is checked, kept when it is refused
@@ -70,15 +45,6 @@ class BrokenState(GameState):
 
     def copy(self) -> BrokenState:
         return BrokenState(self.inner.copy(), self.config, self.counted)
-
-    def end_now(self) -> list[Event]:
-        return self.inner.end_now()
-
-    def supply_of(self, seat: int) -> dict[str, int]:
-        return self.inner.supply_of(seat)
-
-    def status(self) -> dict[str, Any]:
-        return self.inner.status()
 
 
 class Broken(Family):

@@ -11,26 +11,26 @@ It is installed the way another distribution's family is: the test writes a scra
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from replay.core.events import Event, Score
 from replay.core.family import Family, GameConfig, GameState, MoveText, Option, Player
-from replay.core.rng import SeededStream
 from replay.core.values import replace
 from replay.core.view import view_of
 from replay.games.carcassonne import CARCASSONNE
+
+from .wrapped_state import WrappedState
 
 OURS = ("handicap", "banner")
 HOSTILE = "<script>alert('x')</script>&"
 
 
-class HandicapState(GameState):
+class HandicapState(WrappedState):
     """Carcassonne's state, wrapped: the first seat gets ``bonus`` points at the end."""
 
     def __init__(self, inner: GameState, config: GameConfig, bonus: int) -> None:
-        self.inner = inner
-        self.config = config
+        super().__init__(inner, config)
         self.bonus = bonus
 
     @property
@@ -43,32 +43,6 @@ class HandicapState(GameState):
         if self.inner.finished:
             scores[0] += self.bonus
         return scores
-
-    @property
-    def finished(self) -> bool:  # type: ignore[override]
-        return self.inner.finished
-
-    @property
-    def moves_played(self) -> int:  # type: ignore[override]
-        return self.inner.moves_played
-
-    @property
-    def hash(self) -> int:  # type: ignore[override]
-        return self.inner.hash
-
-    @property
-    def setup_events(self) -> list[Event]:  # type: ignore[override]
-        return self.inner.setup_events
-
-    @property
-    def current_player(self) -> int | None:
-        return self.inner.current_player
-
-    def legal_moves(self) -> Iterator[Any]:
-        return self.inner.legal_moves()
-
-    def check(self, move: Any) -> None:
-        self.inner.check(move)
 
     def _ended(self, events: list[Event], was_over: bool) -> list[Event]:
         if self.inner.finished and not was_over and self.bonus:
@@ -83,18 +57,9 @@ class HandicapState(GameState):
     def copy(self) -> HandicapState:
         return HandicapState(self.inner.copy(), self.config, self.bonus)
 
-    def redraw_hidden(self, seat: int, rng: SeededStream) -> None:
-        self.inner.redraw_hidden(seat, rng)
-
     def end_now(self) -> list[Event]:
         was_over = self.inner.finished
         return self._ended(self.inner.end_now(), was_over)
-
-    def supply_of(self, seat: int) -> dict[str, int]:
-        return self.inner.supply_of(seat)
-
-    def status(self) -> dict[str, Any]:
-        return self.inner.status()
 
 
 class Handicap(Family):
