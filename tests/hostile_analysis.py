@@ -2,8 +2,9 @@
 pages and API, for the drill (``tools/drill.py``) and the tests (``tests/test_analysis_attacks``).
 
 ``analysis_attacks()`` draws an ``Attack``: which endpoint (a viewer page with ``from``,
-``line``, ``play``, ``pick`` and ``explore`` in its query; a variation's page, its line in the
-path; the choices; ``POST`` a variation to play or to save), at which position, from which
+``line``, ``play``, ``pick``, ``explore`` and ``rank`` in its query; a variation's page, its
+line in the path; the choices; ``POST`` a variation to play or to save; the computer analysis
+API with any method and body, and the viewer's buttons with any form), at which position, from which
 branch, and a line built of real move tokens of a stored game mixed with hostile pieces:
 tokens padded with the characters ``b64decode`` drops, backslashes, CR LF, other spellings of a
 real move (spaces, keys out of order, escapes), lone surrogates, deep nesting, junk, too many
@@ -12,7 +13,8 @@ and strings with lone surrogates. ``render(attack, target)`` fills in a stored g
 moves (a ``Target``) and gives the request: method, path (percent-encoded) and body.
 
 Whatever is drawn, the server answers without a 5xx: 200, a redirect (303, 308), 400 with the
-path, 404, 422 with the rule, or 429 over the budget.
+path, 404, 422 with the rule, 202 (an analysis queued), 405 (a method not taken), or 429
+over the budget.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from hypothesis import strategies as st
 
 from .hostile import json_values
 
-KINDS = ["page", "path", "choices", "variation", "variations"]
+KINDS = ["page", "path", "choices", "variation", "variations", "computer", "computer-form"]
+METHODS = ["GET", "POST", "DELETE", "PUT"]  # the computer analysis API's, and one it refuses
 JUNK = ['"', "'", "<", ">", "\\", "\r\n", " ", "%", "+", "/", "=", "\x00", "é", "\ud800"]
 
 
@@ -56,6 +59,7 @@ class Attack:
     base: str
     line: tuple[tuple[str, Any], ...]
     params: tuple[tuple[str, str], ...]
+    method: str = "GET"  # the computer analysis API's (``computer``)
 
 
 def _b64(text: str) -> str:
@@ -121,12 +125,14 @@ def _attacks(draw: st.DrawFn) -> Attack:
     event(f"analysis attack: {kind}")
     posts = kind in ("variation", "variations")
     pieces = draw(st.lists(_body_piece() if posts else _token_piece(), max_size=4))
-    names = ["play", "pick", "explore"] if not posts else ["at", "pick"]
+    names = (["play", "pick", "explore", "rank"] if not posts else ["at", "pick"]) + \
+        ["action", "n"] * (kind == "computer-form")
     params = draw(st.lists(st.tuples(st.sampled_from(names), st.one_of(
-        st.sampled_from(["1", "0", "e30", "real"]), st.text(max_size=20))), max_size=3))
+        st.sampled_from(["1", "0", "e30", "real", "ask", "cancel"]), st.text(max_size=20))),
+        max_size=3))
     return Attack(kind, draw(st.integers(0, 7)), draw(st.sampled_from(POSITIONS)),
                   draw(st.sampled_from(["5"] * 5 + ["0", "99999", "x", "", "-1", "\\"])),
-                  tuple(pieces), tuple(params))
+                  tuple(pieces), tuple(params), draw(st.sampled_from(METHODS)))
 
 
 def _respell(move: dict[str, Any], how: str) -> str:
@@ -156,6 +162,13 @@ def _q(text: str) -> str:
     return quote(text.encode("utf-8", "surrogatepass"), safe="")
 
 
+def content_type(attack: Attack) -> dict[str, str]:
+    """The headers ``render``'s body goes with: a form for the viewer's buttons."""
+    if attack.kind == "computer-form":
+        return {"Content-Type": "application/x-www-form-urlencoded"}
+    return {}
+
+
 def render(attack: Attack, targets: list[Target]) -> tuple[str, str, bytes | None]:
     """The request of ``attack`` on one of ``targets``: method, path and body."""
     target = targets[attack.game % len(targets)]
@@ -172,6 +185,14 @@ def render(attack: Attack, targets: list[Target]) -> tuple[str, str, bytes | Non
         body = f'{{"from": {first}, "line": [{", ".join(moves)}]{extra}}}'
         return "POST", f"/api/games/{target.game_id}/{attack.kind}", \
             body.encode("utf-8", "surrogatepass")
+    if attack.kind == "computer":  # the API: ask, read, cancel, with any body
+        body = "".join(str(v) for _, v in attack.line) if attack.line else None
+        game = target.game_id if attack.n != "x" else _q(attack.base) or "-"
+        return attack.method, f"/api/games/{game}/analysis" + (f"?{query}" if query else ""), \
+            None if body is None else body.encode("utf-8", "surrogatepass")
+    if attack.kind == "computer-form":  # the viewer's buttons
+        form = "&".join(f"{_q(k)}={_q(v)}" for k, v in attack.params)
+        return "POST", f"/games/{target.game_id}/analysis", form.encode()
     line = ".".join(_token(p, i, target) for i, p in enumerate(attack.line))
     if attack.kind == "path":
         path = (f"/games/{target.game_id}/variation/{_q(base)}/{_q(line) or '-'}/moves/"

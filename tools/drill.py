@@ -59,7 +59,13 @@ from hypothesis import strategies as st  # noqa: E402
 from replay.cli_help import whole_number  # noqa: E402
 from replay.generate import dumps, generate_log  # noqa: E402
 from tests.hostile import hostile_documents, mutated_logs  # noqa: E402
-from tests.hostile_analysis import Attack, Target, analysis_attacks, render  # noqa: E402
+from tests.hostile_analysis import (  # noqa: E402
+    Attack,
+    Target,
+    analysis_attacks,
+    content_type,
+    render,
+)
 from tests.test_service import Server  # noqa: E402
 
 LIMIT = 5 * 1024 * 1024
@@ -273,7 +279,8 @@ def main() -> int:
                 foreign = foreign_headers(i)
                 if isinstance(data, Attack):
                     method, url, body = render(data, targets)
-                    status, headers, _ = server.request(method, url, body, foreign)
+                    status, headers, _ = server.request(
+                        method, url, body, {**content_type(data), **(foreign or {})} or None)
                 else:
                     status, headers, _ = server.request("POST", "/api/games" if i % 2 else
                                                         "/api/verify", data, foreign)

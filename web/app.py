@@ -11,6 +11,12 @@ of seconds (``None``: no limit; see ``web.limits``), ``UPLOAD_BATCH_FILES`` [50]
 ``UPLOAD_BATCH_BYTES`` [20 MB] the files, and bytes in all, of one post of several files to the
 upload page (see ``web.uploads``: each file is held to ``MAX_CONTENT_LENGTH`` on its own).
 
+Computer analysis (``web.computer``, ``web.computer_jobs``): ``ANALYSIS_AGENT``
+[mcts:200:dets=2] the agent's spec, ``ANALYSIS_WORKERS`` [1] analyses running at once in the
+whole library, each in a worker process (0: computer analysis off), ``ANALYSIS_QUEUE`` [16]
+analyses queued or running at most (more: 429), ``ANALYSIS_PER_CLIENT`` [2] of them one client's,
+``COMPUTER_RATE_LIMIT`` ["20/3600"] analyses a client may ask for per window.
+
 ``ALLOWED_HOSTS`` [none] the names the app answers to besides localhost and IP addresses (its
 ``Host`` header; others get 421, see ``web.guard``).
 
@@ -27,9 +33,10 @@ from typing import Any
 
 from flask import Flask, Response, abort, g, request
 
+from replay.agents.analysis import DEFAULT_AGENT
 from replay.core.json_input import MAX_BYTES
 
-from . import analysis, api, db, errors, uploads, views
+from . import analysis, api, computer, computer_jobs, db, errors, uploads, views
 from .games import Cache
 from .guard import check_host, check_origin
 
@@ -53,6 +60,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         PAGE_SIZE=50,
         RATE_LIMIT="60/60",
         ANALYSIS_RATE_LIMIT="600/60",
+        COMPUTER_RATE_LIMIT="20/3600",
+        ANALYSIS_AGENT=DEFAULT_AGENT,
+        ANALYSIS_WORKERS=1,
+        ANALYSIS_QUEUE=16,
+        ANALYSIS_PER_CLIENT=2,
         UPLOAD_BATCH_FILES=uploads.BATCH_FILES,
         UPLOAD_BATCH_BYTES=uploads.BATCH_BYTES,
     )
@@ -60,12 +72,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     db.init_app(app)
+    computer_jobs.resume(app.config["DATABASE"], app.extensions,
+                         int(app.config["ANALYSIS_WORKERS"] or 0))
     budget = app.config["CACHE_BYTES"]
     app.extensions["replay_cache"] = Cache(int(app.config["CACHE_SIZE"]),
                                            None if budget is None else int(budget))
     app.register_blueprint(views.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(analysis.bp)
+    app.register_blueprint(computer.bp)
     errors.register(app)
     app.before_request(_start)
     app.before_request(check_host)  # a Host not ours (DNS rebinding): 421 (web.guard)

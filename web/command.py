@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from replay.agents.analyse_command import DEFAULT_AGENT
 from replay.cli_help import whole_number
 
 from .guard import host_name, served_names
@@ -83,10 +84,35 @@ def add_serve(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None
     s.add_argument("--analysis-rate-limit", type=_rate, default="600/60", metavar="N/S",
                    help="requests of the analysis board (explored pages, variations, their "
                         "API) a client may make in S seconds, or 'off' (default: 600/60)")
+    s.add_argument("--computer-rate-limit", type=_rate, default="20/3600", metavar="N/S",
+                   help="computer analyses a client may ask for in S seconds, or 'off' "
+                        "(default: 20/3600)")
+    s.add_argument("--analysis-agent", type=_searching_agent, default=DEFAULT_AGENT,
+                   metavar="SPEC", help="the agent of the computer analyses (an mcts spec; "
+                                        f"default: {DEFAULT_AGENT}); see docs/agents.md")
+    s.add_argument("--analysis-workers", type=whole_number(0, 64), default=1, metavar="N",
+                   help="computer analyses running at once, each in a worker process of low "
+                        "priority, in the whole library; 0: computer analysis off (default: 1)")
+    s.add_argument("--analysis-queue", type=whole_number(1, 100000), default=16, metavar="N",
+                   help="computer analyses queued or running at most; more: 429 (default: 16)")
+    s.add_argument("--analysis-per-client", type=whole_number(1, 100000), default=2,
+                   metavar="N", help="of them, one client's at most (default: 2)")
     s.add_argument("--debug", action="store_true",
                    help="Werkzeug's development server: one process, reloads nothing "
                         "(default: off)")
     s.set_defaults(func=cmd_serve)
+
+
+def _searching_agent(text: str) -> str:
+    """An argparse ``type``: an agent spec ``analyse`` takes (an mcts with a count of
+    simulations), written back in full."""
+    from replay.agents import AgentSpecError
+    from replay.agents.analysis import searching_agent
+
+    try:
+        return searching_agent(text).spec
+    except AgentSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 DEFAULT_GC = (700, 10, 10)  # CPython's thresholds of the cycle collector
@@ -105,6 +131,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     gc.set_threshold(*DEFAULT_GC)
     config: dict[str, Any] = {"DATABASE": args.db, "RATE_LIMIT": args.rate_limit,
                               "ANALYSIS_RATE_LIMIT": args.analysis_rate_limit,
+                              "COMPUTER_RATE_LIMIT": args.computer_rate_limit,
+                              "ANALYSIS_AGENT": args.analysis_agent,
+                              "ANALYSIS_WORKERS": args.analysis_workers,
+                              "ANALYSIS_QUEUE": args.analysis_queue,
+                              "ANALYSIS_PER_CLIENT": args.analysis_per_client,
                               "ALLOWED_HOSTS": served_names(args.host, args.allowed_host)}
     if args.debug:
         from .app import create_app

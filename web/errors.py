@@ -80,7 +80,9 @@ def register(app: Flask) -> None:
                            f"files at most {limit} bytes ({limit / 1024 / 1024:g} MB) in all. "
                            f"Send fewer files at once.")
             return respond(code, title, message, limit=limit)
-        response = respond(code, title, MESSAGES.get(code) or str(exc.description or title))
+        told = exc.description if exc.description != type(exc).description else None
+        response = respond(code, title, told if code == 429 and told else
+                           MESSAGES.get(code) or str(exc.description or title))
         if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)  # type: ignore[union-attr]
         if isinstance(exc, TooManyRequests) and exc.retry_after is not None:

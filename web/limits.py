@@ -21,6 +21,17 @@ from replay.library.store import storage_fault
 
 from .db import get_db, write
 
+SETTINGS = {"": "RATE_LIMIT", "analysis": "ANALYSIS_RATE_LIMIT",
+            "computer": "COMPUTER_RATE_LIMIT"}  # a kind of heavy request -> its setting
+
+
+REFUSALS = {  # what a client over its limit is told, by kind (the default: errors.MESSAGES)
+    "analysis": "Too many positions explored or moves tried from your address: try again "
+                "in a minute.",
+    "computer": "Too many computer analyses asked for from your address: try again later "
+                "(Retry-After says when).",
+}
+
 
 def parse_rate(text: str) -> tuple[int, int]:
     """``"60/60"`` -> (60 requests, 60 seconds); ``ValueError`` saying what is wrong."""
@@ -36,7 +47,8 @@ def parse_rate(text: str) -> tuple[int, int]:
 def retry_after(kind: str = "") -> int | None:
     """Count a heavy request of this client; the seconds it must wait when it is over its
     limit, else None. ``kind`` "analysis" counts in a budget of its own
-    (``ANALYSIS_RATE_LIMIT``: exploring a game takes a request a move)."""
+    (``ANALYSIS_RATE_LIMIT``: exploring a game takes a request a move), "computer" too
+    (``COMPUTER_RATE_LIMIT``: the computer analyses it asks for)."""
     return take(1, kind)[1]
 
 
@@ -45,7 +57,7 @@ def take(count: int, kind: str = "") -> tuple[int, int | None]:
     counting as a request of its own): how many of them, the first ones, fit in its budget,
     and the seconds to wait for the rest (None when all fit). Those that do not fit are
     counted too, as a refused request always is."""
-    setting: Any = current_app.config.get("ANALYSIS_RATE_LIMIT" if kind else "RATE_LIMIT")
+    setting: Any = current_app.config.get(SETTINGS.get(kind, "ANALYSIS_RATE_LIMIT"))
     if not setting or count <= 0:
         return count, None
     limit, seconds = parse_rate(str(setting))
@@ -76,4 +88,4 @@ def check_rate(kind: str = "") -> None:
     when the client is over its limit."""
     wait = retry_after(kind)
     if wait is not None:
-        raise TooManyRequests(retry_after=wait)
+        raise TooManyRequests(REFUSALS.get(kind), retry_after=wait)

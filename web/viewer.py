@@ -10,7 +10,7 @@ from markupsafe import Markup
 from replay import svg
 from replay.core.colours import NOBODY, seat_marks, text_on
 from replay.core.events import Event, Score, worth_telling
-from replay.core.explore import Choices
+from replay.core.explore import Choices, Option
 from replay.core.svgtext import element, open_tag, wrap
 from replay.core.verify import REPORT_VERSION, where_json
 from replay.core.view import draw_board, view_of
@@ -120,10 +120,12 @@ class View:
         return self.entry.last
 
 
-def build(entry: Entry, n: int, draw: bool = True, found: Choices | None = None) -> View:
+def build(entry: Entry, n: int, draw: bool = True, found: Choices | None = None,
+          best: Option | None = None) -> View:
     """The view of position ``n`` (with its pictures when ``draw``: the board drawn by the
     family's view, its scored features linked to the explanations, the spots of the analysis
-    board's choices ``found`` on it). ``n`` is a position of the game (0 to ``entry.last``):
+    board's choices ``found`` on it; ``best``, the computer's best move there, drawn as a
+    ghost). ``n`` is a position of the game (0 to ``entry.last``):
     the routes answer 404 for any other before building (an ``IndexError`` here is a bug)."""
     row = entry.row
     if entry.parsed is None:
@@ -148,7 +150,8 @@ def build(entry: Entry, n: int, draw: bool = True, found: Choices | None = None)
                        linked=True,
                        spots=found.spots() if found else None,
                        spot_names=found.spot_names() if found else None,
-                       ghost=found.options if found else ()) if draw else ""
+                       ghost=found.options if found else (best,) if best else ()
+                       ) if draw else ""
     players = game.players
     gained = _gained(summary, n)
     ended = summary.if_ended[n] if n < len(summary.if_ended) else game.scores

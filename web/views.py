@@ -24,7 +24,7 @@ from replay.core.errors import LogFormatError
 from replay.core.family import families
 from replay.library.provenance import VariationOf, variations_of
 
-from . import analysis, origins, uploads, variations, viewer
+from . import analysis, computer, origins, uploads, variations, viewer
 from . import db as store
 from .errors import respond
 from .games import MAX_OFFSET, Entry, cache, check, entry_or_404, log_limit, query_int, save
@@ -295,7 +295,11 @@ def _page(entry: Entry, n: int, context: dict[str, Any]) -> ResponseReturnValue:
     of it), with the analysis board's ``context`` (``analysis.page_context``)."""
     shown: Entry = context["shown"]
     explored = context["explored"]
-    view = viewer.build(shown, n, found=explored.choices if explored else None)
+    own = context["variation"] is None  # the game's own line: its computer analysis applies
+    best = computer.best_option(entry, n) if own and explored is None else None
+    view = viewer.build(shown, n, found=explored.choices if explored else None, best=best)
+    if explored is not None and request.args.get("rank") == "1":
+        context["ranked"] = computer.rank(shown, n, explored.choices, explored.key)
     parsed = shown.parsed is not None
     chart = viewer.chart(shown, n, context["step"], context["query"],
                          hiding_results()) if parsed else ""
@@ -303,7 +307,11 @@ def _page(entry: Entry, n: int, context: dict[str, Any]) -> ResponseReturnValue:
         "viewer.html", view=view, entry=entry, row=entry.row, summary=entry.summary,
         board=Markup(view.board), next_tile=Markup(view.next_tile_svg), chart=Markup(chart),
         standings=viewer.standings(shown, n) if parsed else [], origin=origins.of_entry(entry),
-        links=viewer.move_links(entry), variation_links=viewer.move_links(shown), **context)))
+        links=viewer.move_links(entry), variation_links=viewer.move_links(shown),
+        best=best, computer=computer.panel(entry, n, context["step"], context["query"],
+                                           hiding_results())
+        if own and entry.parsed is not None else None,
+        **context)))
 
 
 @bp.get("/games/<game_id>/moves/<int:n>.svg")

@@ -130,19 +130,21 @@ class AnalyseSummary:
                 "seconds": round(self.seconds, 3)}
 
 
-def win_chart(row: Row) -> dict[str, Any] | None:
+def win_chart(row: Row, plot_w: int = 600, last: int | None = None) -> dict[str, Any] | None:
     """The geometry of a game's win-chance chart: a polyline per player over the positions
     (x: the move, y: the win chance, 0 at the bottom), a dot per marked move on its mover's
-    line (None: no position searched)."""
+    line (None: no position searched); ``plot_w`` wide, the x axis running to move ``last``
+    (the last one searched by default). ``x`` maps a move to its abscissa and ``step`` is
+    the width of a move's column (the web app's links, ``web.computer``)."""
     points = [p for p in row.get("positions") or [] if p["win"] is not None]
     if not points:
         return None
     players = row["players"]
-    left, top, plot_w, plot_h = 36, 10, 600, 160
-    last: int = max(p["move"] for p in points)
+    left, top, plot_h = 36, 10, 160
+    end: int = max(p["move"] for p in points) if last is None else last
 
     def x(move: int) -> float:
-        return round(left + plot_w * (move - 1) / max(1, last - 1), 1)
+        return round(left + plot_w * (move - 1) / max(1, end - 1), 1)
 
     def y(win: float) -> float:
         return round(top + plot_h * (1 - win), 1)
@@ -159,9 +161,10 @@ def win_chart(row: Row) -> dict[str, Any] | None:
             for p in points if p["mark"]]
     return {"width": left + plot_w + 10, "height": top + plot_h + 34, "left": left,
             "right": left + plot_w, "top": top, "bottom": top + plot_h,
-            "mid": top + plot_h / 2, "last": last, "lines": lines, "dots": dots,
+            "mid": top + plot_h / 2, "last": end, "lines": lines, "dots": dots,
             "label_y": top + plot_h + 16, "caption_y": top + plot_h + 30,
-            "centre": left + plot_w / 2, "min_width": 440}
+            "centre": left + plot_w / 2, "min_width": 440, "x": x,
+            "step": plot_w / max(1, end - 1)}
 
 
 def page(summary: AnalyseSummary, viewer: str | None) -> Mapping[str, Any]:

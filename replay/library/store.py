@@ -97,6 +97,21 @@ def identify_games(db: Database) -> None:
                  f"stored twice merged into the oldest of each (their ids lead to it)")
 
 
+@migrations()
+def create_analyses(db: Database) -> None:
+    """Migration: the ``analyses`` table, the computer analyses of stored games asked for in
+    the web app (``web.computer_jobs``: the queue, its progress and its results), one row per
+    game and agent spec."""
+    db.table("analyses").create({
+        "game_id": str, "agent": str, "status": str, "done": int, "total": int,
+        "client": str, "created": float, "started": float, "heartbeat": float,
+        "finished": float, "worker": int, "engine": str, "message": str, "result": str,
+    }, pk=("game_id", "agent"), not_null=["status", "client", "created"],
+        defaults={"done": 0, "total": 0})
+    db.table("analyses").create_index(["status", "created"])
+    db.table("analyses").create_index(["client", "status"])
+
+
 def note(db: Database, text: str) -> None:
     """Tell the caller of ``migrate`` what a migration did (its ``notes``)."""
     notes = getattr(db, "notes", None)

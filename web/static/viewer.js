@@ -16,7 +16,8 @@
   let target = current;
   let ticket = 0;
   const pages = new Map();
-  const PANELS = ["board", "controls", "state", "events", "chart", "moves", "explore"];
+  const PANELS = ["board", "controls", "state", "events", "chart", "moves", "explore",
+    "computer"];
 
   function urlOf(n) { return base + n + query; }
 
