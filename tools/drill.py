@@ -6,7 +6,8 @@ Usage: ``.venv/bin/python tools/drill.py [--inputs 20000] [--threads 8]``
 Opt-in phases, alone or together (then the hostile-input fuzz runs only with ``--inputs``):
 ``--soak SECONDS [--clients N]`` (mixed traffic), ``--kills`` (a worker, then the parent),
 ``--storage`` (a full, then read-only disk), ``--archives`` (``audit`` of hostile archives),
-``--slow-readers`` (clients that never read, ``tools/drill_slow.py``); see
+``--slow-readers`` (clients that never read, ``tools/drill_slow.py``), ``--computer`` (20
+clients asking for computer analyses while the viewer is timed); see
 ``tools/drill_faults.py``. Example: ``tools/drill.py --soak 60 --clients 20 --kills
 --storage --archives``.
 
@@ -235,6 +236,8 @@ def main() -> int:
     ap.add_argument("--slow-readers", action="store_true",
                     help="400 connections asking for large answers and never reading, while "
                          "a normal client is timed")
+    ap.add_argument("--computer", action="store_true",
+                    help="20 clients ask for computer analyses while the viewer is timed")
     args = ap.parse_args()
     import drill_faults  # tools/, beside this file
 

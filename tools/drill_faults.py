@@ -17,7 +17,10 @@
   archives exit 2, nothing hangs, no raw control character reaches the terminal;
 - **slow_readers** (``tools/drill_slow.py``): 400 connections from 4 addresses asking for a
   5 MB download and never reading, while a normal client is timed: it is served, the readers
-  are refused past their share or dropped at the timeout.
+  are refused past their share or dropped at the timeout;
+- **computer**: 20 clients ask for computer analyses at once while the viewer's pages are
+  timed: 16 queued, 4 told 429, one analysis running in a worker process of low priority,
+  the pages' median within 1.5x (and 5 ms) of the idle one.
 
 Every process started here is stopped by its pid; every phase is bounded in time.
 """
@@ -508,7 +511,65 @@ def archives(work: Path) -> bool:
     return good == len(cases)
 
 
-PHASES = ("soak", "kills", "storage", "archives", "slow_readers")
+def computer(work: Path) -> bool:
+    """20 clients ask for computer analyses at once while the viewer's pages are timed: the
+    queue takes its bound (16) and refuses the rest with 429, one analysis runs (a worker
+    process of low priority), and the pages answer as fast as before (median within 1.5x
+    and 5 ms of the idle median); 0 5xx, no traceback."""
+    from replay.generate import dumps, generate_log
+
+    server = Serve(work / "computer.db", "--analysis-per-client", "20", "--analysis-queue",
+                   "16", "--computer-rate-limit", "off")
+    print(f"\n== computer: 20 clients ask for analyses while the viewer is timed\n"
+          f"server: {server.banner.strip()}")
+    tally = Tally()
+    try:
+        ids = []
+        for seed in range(20):
+            status, answer = tally.call(server, "POST", "/api/games",
+                                        dumps(generate_log("base", 2, seed)).encode())
+            ids.append(json.loads(answer)["id"])
+
+        def pages(count: int = 200) -> list[float]:
+            times = []
+            for k in range(count):
+                started = time.perf_counter()
+                status, _ = tally.call(server, "GET", f"/games/{ids[k % 4]}/moves/{k % 70}")
+                times.append(time.perf_counter() - started)
+            return times
+
+        pages(20)  # the replays in the caches of both processes
+        idle = pages()
+        with ThreadPoolExecutor(20) as pool:
+            asked = list(pool.map(lambda g: tally.call(server, "POST",
+                                                        f"/api/games/{g}/analysis", b"{}")[0],
+                                  ids))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            _, answer = tally.call(server, "GET", f"/api/games/{ids[0]}/analysis")
+            if json.loads(answer).get("done", 0) >= 2:  # the worker is searching
+                break
+            time.sleep(0.2)
+        busy = pages()
+        _, answer = tally.call(server, "GET", f"/api/games/{ids[0]}/analysis")
+        progress = json.loads(answer)
+        for g in ids:
+            tally.call(server, "DELETE", f"/api/games/{g}/analysis")
+    finally:
+        log = server.halt()
+    quiet, loaded = statistics.median(idle), statistics.median(busy)
+    print(f"asked: {dict(sorted(Counter(asked).items()))} (promise: 16 queued, 4 told 429); "
+          f"the first analysis {progress.get('status')} at {progress.get('done')} of "
+          f"{progress.get('total')} positions\nviewer pages: median {quiet * 1000:.1f} ms "
+          f"idle, {loaded * 1000:.1f} ms (90th percentile {sorted(busy)[180] * 1000:.1f} ms) "
+          f"while the analyses run (promise: within 1.5x and 5 ms); 5xx: {tally.fivexx()}; "
+          f"{crashes(log)}")
+    return (asked.count(202) == 16 and asked.count(429) == 4 and tally.fivexx() == 0
+            and tally.statuses[0] == 0 and "Traceback" not in log
+            and loaded <= 1.5 * quiet + 0.005)
+
+
+PHASES = ("soak", "kills", "storage", "archives", "slow_readers", "computer")
 
 
 def run(work: Path, chosen: Sequence[str], seconds: int, clients: int) -> bool:
@@ -524,8 +585,8 @@ def run(work: Path, chosen: Sequence[str], seconds: int, clients: int) -> bool:
 
                 results[phase] = slow_readers(work)
             else:
-                results[phase] = {"kills": kills, "storage": storage,
-                                  "archives": archives}[phase](work)
+                results[phase] = {"kills": kills, "storage": storage, "archives": archives,
+                                  "computer": computer}[phase](work)
             print(f"({phase}: {time.perf_counter() - started:.0f} s, "
                   f"{'kept' if results[phase] else 'BROKEN'})")
     return all(results.values())
