@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import IO, TextIO
+from typing import IO, Any, TextIO
 
 
 def whole_number(low: int, high: int | None = None,
@@ -139,3 +139,16 @@ def open_output(path: str | None, command: str) -> IO[str] | None:
     except OSError as exc:
         print(f"{command}: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
         return None
+
+
+def add_dask(parser: Any, files: bool = True) -> None:
+    """The options of a command that may run on Dask: ``--dask ADDRESS`` and, for a command
+    that reads files (``files``), ``--shared-fs`` (audit, diff and analyse share them)."""
+    parser.add_argument("--dask", metavar="ADDRESS",
+                        help="run on a Dask cluster: a scheduler's address, or 'local' for a "
+                             "LocalCluster of --jobs workers (default: the local process "
+                             "pool)")
+    if files:
+        parser.add_argument("--shared-fs", action="store_true",
+                            help="with --dask ADDRESS: the workers see these paths, so paths "
+                                 "are sent, not bytes (default: off)")

@@ -225,6 +225,9 @@ def chart(entry: Entry, job: jobs.Job, n: int, step: str, query: str, hiding: bo
                              text_anchor="end"))
     parts.append(element("text", "move", x=geo["centre"], y=geo["caption_y"], class_="label",
                          text_anchor="middle"))
+    for k in sorted({0, entry.last // 2, entry.last}):
+        parts.append(element("text", k, x=geo["x"](k + 1), y=geo["label_y"], class_="axis",
+                             text_anchor="middle"))
     for line in geo["lines"]:
         parts.append(wrap("polyline", element("title", line["name"]), points=line["points"],
                           fill="none", stroke=line["colour"], stroke_width="2",

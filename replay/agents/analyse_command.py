@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
-from ..cli_help import open_output, whole_number
+from ..cli_help import add_dask, open_output, whole_number
 from ..core.json_input import MAX_BYTES
 
 FORMATS = ("text", "jsonl", "html")
@@ -65,6 +65,7 @@ def add_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> Non
     a.add_argument("--jobs", type=whole_number(1, 1024), default=1, metavar="J",
                    help="worker processes, a game each at a time (default: 1, in this "
                         "process, with a bar of the moves)")
+    add_dask(a)
     a.add_argument("--resume", metavar="FILE",
                    help="checkpoint: each game analysed is appended here, and the same "
                         "command started again with it goes on where it stopped (default: "
@@ -93,10 +94,12 @@ class _Bar:
 
 
 def game_rows(sources: Sequence[str], spec: str, jobs: int, max_bytes: int,
-              done: dict[int, Any], show: bool) -> Iterator[dict[str, Any]]:
+              done: dict[int, Any], show: bool, dask: str | None = None,
+              shared_fs: bool = False) -> Iterator[dict[str, Any]]:
     """Each game's row (``analysis.analyse_task``), in the order of the walk: in this process
-    for one job, else on the audit's workers (one game a task); ``done`` (a checkpoint's
-    rows, by index) given back as they are."""
+    for one job, else on the audit's workers (one game a task), or on the Dask cluster at
+    ``dask`` as ``audit --dask`` runs; ``done`` (a checkpoint's rows, by index) given back
+    as they are."""
     from functools import partial
 
     from ..audit.command import working
@@ -106,7 +109,7 @@ def game_rows(sources: Sequence[str], spec: str, jobs: int, max_bytes: int,
     from .analysis import analyse_batch, analyse_task
 
     limits = Limits(max_bytes=max_bytes)
-    if jobs == 1:
+    if jobs == 1 and dask is None:
         bar = _Bar(show)
         try:
             for task in tasks(walk(sources, limits)):
@@ -120,14 +123,15 @@ def game_rows(sources: Sequence[str], spec: str, jobs: int, max_bytes: int,
         return
     worker: Any = partial(analyse_batch, spec)
     with working(sources, show, limits, jobs=jobs, worker=worker, batch=1,
-                 done=done) as stream:
+                 done=done, dask=dask, shared_fs=shared_fs) as stream:
         for row in stream:
             yield public(row)
 
 
 def analyse(sources: Sequence[str], out: IO[str], spec: str = DEFAULT_AGENT,
             fmt: str = "text", jobs: int = 1, max_bytes: int = MAX_BYTES,
-            checkpoint: str | None = None, show: bool | None = None) -> Any:
+            checkpoint: str | None = None, show: bool | None = None,
+            dask: str | None = None, shared_fs: bool = False) -> Any:
     """Analyse every game of ``sources`` with the agent ``spec``, writing the report in
     ``fmt`` to ``out``; the summary (``analyse_report.AnalyseSummary``). Raises
     ``resume.CheckpointError`` for a checkpoint of another command."""
@@ -145,7 +149,7 @@ def analyse(sources: Sequence[str], out: IO[str], spec: str = DEFAULT_AGENT,
     ckpt = resume.Checkpoint(checkpoint, sources) if checkpoint else None
     try:
         for row in game_rows(sources, spec, jobs, max_bytes, done,
-                             sys.stderr.isatty() if show is None else show):
+                             sys.stderr.isatty() if show is None else show, dask, shared_fs):
             summary.add(row)
             if ckpt is not None and row["index"] not in done:
                 ckpt.add(row)
@@ -169,7 +173,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         return 2
     try:
         summary = analyse(args.sources, out, args.agent, args.format, args.jobs,
-                          args.max_bytes, args.resume)
+                          args.max_bytes, args.resume, dask=args.dask,
+                          shared_fs=args.shared_fs)
     except CheckpointError as exc:
         print(f"analyse: {exc}", file=sys.stderr)
         return 2

@@ -64,13 +64,14 @@ def play_one(spec: ArenaSpec, index: int) -> Played:
     return Played(index, result, seat, tuple(state.scores), state.moves_played)
 
 
-def played(spec: ArenaSpec, jobs: int) -> Generator[Played, None, None]:
-    """Every game of ``spec`` in game order, played by ``jobs`` processes (1: this one)
-    (``audit.runner.in_order``: closing the iterator cancels the games not started)."""
+def played(spec: ArenaSpec, jobs: int, dask: str | None = None) -> Generator[Played, None, None]:
+    """Every game of ``spec`` in game order, played by ``jobs`` processes (1: this one), or
+    on the Dask cluster at ``dask`` (``audit.runner.in_order``: closing the iterator cancels
+    the games not started)."""
     from ..audit.runner import in_order
 
     return in_order(play_one, ((spec, k) for k in range(spec.games)),
-                    min(jobs, spec.games))
+                    min(jobs, spec.games), dask=dask)
 
 
 def _rate(points: float, n: int) -> dict[str, Any]:
@@ -206,11 +207,13 @@ class ArenaSummary:
 
 
 def run_arena(spec: ArenaSpec, jobs: int | None = None, label: str = "",
-              tick: Callable[[ArenaSummary], None] | None = None) -> ArenaSummary:
-    """Play ``spec``'s games (``jobs`` processes; default: every core) in game order until
-    the last or the SPRT's verdict; ``tick`` is told the summary after each game."""
+              tick: Callable[[ArenaSummary], None] | None = None,
+              dask: str | None = None) -> ArenaSummary:
+    """Play ``spec``'s games (``jobs`` processes, default every core, or on the Dask cluster
+    at ``dask``) in game order until the last or the SPRT's verdict; ``tick`` is told the
+    summary after each game."""
     summary = ArenaSummary(spec, label)
-    games = played(spec, jobs or os.cpu_count() or 1)
+    games = played(spec, jobs or os.cpu_count() or 1, dask)
     try:
         for game in games:
             summary.add(game)

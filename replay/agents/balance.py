@@ -108,9 +108,10 @@ def play_batch(players: int, spec: str, tasks: Sequence[Task]) -> list[GameResul
 
 
 def self_play(sets: Sequence[RuleSet], players: int, spec: str, games: int, seed: int | str,
-              jobs: int = 1, tick: Callable[[int], None] | None = None
-              ) -> list[list[GameResult]]:
-    """The ``games`` games of each rule set, in game order (the same for any ``jobs``);
+              jobs: int = 1, tick: Callable[[int], None] | None = None,
+              dask: str | None = None) -> list[list[GameResult]]:
+    """The ``games`` games of each rule set, in game order (the same for any ``jobs``, and
+    on the Dask cluster at ``dask``);
     ``tick`` is told how many more games are done. The sets' games are interleaved (game k
     of each, then k + 1), so a run stopped early has played pairs."""
     tasks: list[Task] = [(s, k, rules.game, rules.options, f"{seed}-{k}")
@@ -126,7 +127,8 @@ def self_play(sets: Sequence[RuleSet], players: int, spec: str, games: int, seed
 
     from ..audit.runner import in_order
 
-    done = in_order(play_batch, ((players, spec, batch) for batch in batches), jobs)
+    done = in_order(play_batch, ((players, spec, batch) for batch in batches), jobs,
+                    dask=dask)
     for batch, result in zip(batches, done, strict=True):
         keep(batch, result)
     out: list[list[GameResult]] = []

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
-from ..cli_help import whole_number
+from ..cli_help import add_dask, whole_number
 from ..lab.diff_command import add_rule_sets
 
 FORMATS = ("text", "json", "html")
@@ -104,7 +104,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     try:
         with Progress(total, "balance: games played") as progress:
             results = self_play(sets, args.players, spec, args.games, args.seed,
-                                args.jobs or default_jobs(), progress.tick)
+                                args.jobs or default_jobs(), progress.tick, args.dask)
         summary = BalanceSummary(Balance(args.game, args.players, spec, args.games, args.seed,
                                          sets, results))
         report = writer(BALANCE, args.format, out, title="Balance")
@@ -136,6 +136,7 @@ def add_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> Non
     p.add_argument("--jobs", type=whole_number(1, MAX_JOBS), default=None, metavar="N",
                    help="worker processes (default: every core); the report is the same "
                         "for any number")
+    add_dask(p, files=False)
     p.add_argument("--format", choices=FORMATS, default="text",
                    help="text (a short table; default), json (one object), html (one page)")
     p.add_argument("--out", metavar="FILE", help="write the report here (default: stdout)")

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any
 
-from ..cli_help import whole_number
+from ..cli_help import add_dask, whole_number
 from . import AgentSpecError, agents
 from . import agent as make_agent
 from .arena import MAX_GAMES
@@ -138,6 +138,7 @@ def add_parsers(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> No
     _common(a, 2)
     a.add_argument("--jobs", type=whole_number(1, 1024), default=None, metavar="N",
                    help="worker processes (default: every core)")
+    add_dask(a, files=False)
     a.add_argument("--sprt", type=_sprt, default=None, metavar="ELO0,ELO1",
                    help="stop at the verdict of the SPRT of Elo ELO1 against ELO0 (e.g. 0,50; "
                         "default: play every game)")
@@ -244,7 +245,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         bar(1)
 
     try:
-        summary = run_arena(spec, args.jobs, family(args.game).label, tick)
+        summary = run_arena(spec, args.jobs, family(args.game).label, tick, args.dask)
         bar.close()
         out.write((json.dumps(summary.as_json(), ensure_ascii=False) if args.format == "json"
                    else "\n".join(summary.lines())) + "\n")

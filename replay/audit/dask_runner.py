@@ -14,6 +14,8 @@ Dask is an optional extra: ``pip install .[dask]``.
 from __future__ import annotations
 
 import logging
+from collections import deque
+from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
 from ..core.json_input import MAX_BYTES
@@ -89,3 +91,22 @@ def local_config() -> Any:
 
     method = pool_context().get_start_method()
     return dask.config.set({"distributed.worker.multiprocessing-method": method})
+
+
+def in_order_on(address: str, jobs: int, work: Callable[..., Any],
+                tasks: Iterable[tuple[Any, ...]]) -> Generator[Any, None, None]:
+    """``runner.in_order`` on the Dask cluster at ``address``: ``work(*task)`` of every task
+    as a future, two a worker's thread ahead of the reader, the results in the tasks' order."""
+    backend = DaskBackend(address, jobs)
+    try:
+        ahead: deque[Any] = deque()
+        for task in tasks:
+            ahead.append(backend.client.submit(work, *task, pure=False))
+            if len(ahead) >= backend.slots:
+                yield backend.result(ahead.popleft())
+        while ahead:
+            yield backend.result(ahead.popleft())
+    finally:
+        for future in ahead:
+            future.cancel()
+        backend.close()

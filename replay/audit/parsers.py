@@ -8,7 +8,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from ..cli_help import whole_number
+from ..cli_help import add_dask, whole_number
 from ..core.json_input import MAX_BYTES
 
 FORMATS = ("text", "json", "csv", "html")
@@ -93,11 +93,7 @@ def add_parsers(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> No
     a.add_argument("--ingest", metavar="DB", help="also store the games in the web library at "
                    "DB (the file 'serve --db' serves), as 'ingest' does, so that the viewer "
                    "shows them (default: nothing stored)")
-    a.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: a scheduler's "
-                   "address, or 'local' for a LocalCluster (default: the local process pool)")
-    a.add_argument("--shared-fs", action="store_true",
-                   help="with --dask ADDRESS: the workers see these paths, so paths are sent, "
-                        "not bytes (default: off)")
+    add_dask(a)
     a.add_argument("--batch", type=whole_number(1, 1024), default=None, metavar="N",
                    help="games sent to a worker at a time (default: 16 on the local pool, "
                         "256 on Dask)")

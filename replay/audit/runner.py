@@ -89,12 +89,19 @@ def check_plugins() -> None:
 
 
 def in_order(work: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: int,
-             initializer: Callable[[], None] = start_worker) -> Generator[Any, None, None]:
+             initializer: Callable[[], None] = start_worker,
+             dask: str | None = None) -> Generator[Any, None, None]:
     """``work(*task)`` of every task, in the tasks' order, computed by ``jobs`` worker
-    processes (1: in this one) with at most two tasks a worker ahead of the reader: the
-    results do not depend on ``jobs``. Closing the iterator cancels the tasks not started
-    (those under way end first). For work that cannot crash a worker (the agents' games);
-    ``run_local`` isolates the tasks that can."""
+    processes (1: in this one), or on the Dask cluster at ``dask`` (``local``: a
+    LocalCluster of ``jobs`` workers), with at most two tasks a worker ahead of the reader:
+    the results do not depend on ``jobs`` nor on where they run. Closing the iterator
+    cancels the tasks not started (those under way end first). For work that cannot crash a
+    worker (the agents' games); ``run_local`` isolates the tasks that can."""
+    if dask is not None:
+        from .dask_runner import in_order_on
+
+        yield from in_order_on(dask, jobs, work, tasks)
+        return
     if jobs <= 1:
         for task in tasks:
             yield work(*task)

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..cli_help import whole_number
+from ..cli_help import add_dask, whole_number
 from ..core.json_input import MAX_BYTES
 
 FORMATS = ("text", "json", "csv", "html")
@@ -156,11 +156,7 @@ def add_parser(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> Non
                    "this web viewer (e.g. http://127.0.0.1:5000; default: no links)")
     d.add_argument("--jobs", type=whole_number(1, 1024), default=None, metavar="N",
                    help="worker processes (default: every core)")
-    d.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (a scheduler's "
-                   "address, or 'local' for a LocalCluster; default: the local pool)")
-    d.add_argument("--shared-fs", action="store_true",
-                   help="with --dask ADDRESS: the workers see these paths (send paths, not "
-                        "bytes; default: off)")
+    add_dask(d)
     d.add_argument("--batch", type=whole_number(1, 1024), default=None, metavar="N",
                    help="games sent to a worker at a time (default 16 on the local pool, "
                         "256 on Dask)")
