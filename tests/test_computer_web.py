@@ -319,3 +319,11 @@ def test_no_request_thread_searches(client: FlaskClient, quiet: Flask,
     game_id = _store(client)
     client.post(f"/api/games/{game_id}/analysis", json={})
     assert _wait(client, game_id, lambda j: j["status"] == "done")["status"] == "done"
+
+
+@pytest.mark.app_config(ANALYSIS_WORKERS=0)
+def test_a_server_without_workers_offers_none(client: FlaskClient) -> None:
+    game_id = _store(client)
+    assert "Analyse this game" not in client.get(f"/games/{game_id}/moves/3").get_data(True)
+    r = client.post(f"/api/games/{game_id}/analysis", json={})
+    assert r.status_code == 403 and "turned off" in r.get_json()["error"]["message"]

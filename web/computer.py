@@ -8,7 +8,8 @@ routes:
 
 * ``POST /api/games/<id>/analysis``: queue it (202; 200 with the row when it is already
   queued, running or done; 429 with ``Retry-After`` when the queue, the client's share or the
-  client's budget is full; 422 for a game that cannot be replayed);
+  client's budget is full; 422 for a game that cannot be replayed; 403 when the server runs
+  no analyses, ``ANALYSIS_WORKERS`` 0);
 * ``GET /api/games/<id>/analysis``: its status, progress (``done`` of ``total`` positions),
   the agent's spec and the engine, and when done its positions and summary (404 before any
   was asked for);
@@ -35,7 +36,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import ServiceUnavailable, TooManyRequests, UnprocessableEntity
+from werkzeug.exceptions import Forbidden, TooManyRequests, UnprocessableEntity
 
 from replay.agents.analyse_report import COLOURS, win_chart
 from replay.agents.analysis import DEFAULT_AGENT, SYMBOLS, as_seen, searching_agent
@@ -112,8 +113,8 @@ def _ask(entry: Entry) -> tuple[jobs.Job, bool]:
     check_rate("computer")
     s = settings()
     if s["workers"] < 1:
-        raise ServiceUnavailable("Computer analysis is turned off on this server "
-                                 "(ANALYSIS_WORKERS=0).")
+        raise Forbidden("Computer analysis is turned off on this server "
+                        "(serve --analysis-workers 0).")
     try:
         job, queued = jobs.ask(get_db(), entry.row.id, s["agent"],
                                request.remote_addr or "unknown", s["queue"], s["per_client"])
@@ -185,7 +186,8 @@ def panel(entry: Entry, n: int, step: str, query: str, hide: bool) -> dict[str, 
     """What the viewer's "computer analysis" panel shows at position ``n`` (``hide``: results
     hidden and ``n`` before the end: nothing of the moves to come)."""
     job = current(entry.row.id)
-    out: dict[str, Any] = {"job": job, "agent": settings()["agent"], "n": n}
+    out: dict[str, Any] = {"job": job, "agent": settings()["agent"], "n": n,
+                           "offered": settings()["workers"] > 0}
     if job is None or job.result is None or entry.parsed is None:
         return out
     positions = job.result.get("positions") or []
