@@ -183,8 +183,10 @@ def test_the_migration_merges_the_games_stored_twice(
     other = dumps(generate_log("base", 3, 5))
     path = str(tmp_path / "old.db")
     ids = old_library(path, [texts["meta"], texts["file"], other, texts["indented"]])
-    assert library.migrate(path) == ["4 stored games now known by content: 2 stored twice "
-                                     "merged into the oldest of each (their ids lead to it)"]
+    notes = library.migrate(path)
+    assert notes[0] == ("4 stored games now known by content: 2 stored twice merged into the "
+                        "oldest of each (their ids lead to it)")
+    assert notes[1:] == [notes[-1]] and "rows written for the 2 stored games" in notes[-1]
     assert library.migrate(path) == []  # once
     client = make_app(DATABASE=path, RATE_LIMIT=None).test_client()
     games = client.get("/api/games").get_json()

@@ -78,7 +78,8 @@ def test_migrations_are_applied_once(tmp_path: Path) -> None:
     db = store.connect(path)
     applied = [m.name for m in store.migrations.applied(db)]
     assert applied == ["create_games", "create_game_players", "create_rate_counts",
-                       "add_source_format", "identify_games", "create_analyses"]
+                       "add_source_format", "identify_games", "create_analyses",
+                       "create_game_tables"]
     assert {"games", "game_players"} <= set(db.table_names())
     assert not store.migrations.pending(db)
     db.close()

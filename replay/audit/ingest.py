@@ -19,7 +19,7 @@ import sqlite3
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.errors import LogFormatError
@@ -28,6 +28,7 @@ from ..core.printable import printable
 from ..core.verify import EXIT_INTERNAL, EXIT_UNREADABLE, EXIT_VALID, internal_message, verify
 from ..library import store as library
 from ..library.rows import game_row, source_meta, store_row
+from ..library.tables import GameTables
 from ..reports import reason
 from .sources import DEFAULT_LIMITS, Limits
 from .work import Row, Task, failed_row, row_of, verified, warm
@@ -40,7 +41,7 @@ def check_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
         return failed_row(index, name, "unreadable", error)
     try:
         report = verify(data if data is not None else path or "", max_bytes=max_bytes,
-                        name=name)
+                        name=name, keep=True)  # (kept: the events make its rows as data)
         try:
             row = game_row(report)
         except LogFormatError as exc:
@@ -49,7 +50,8 @@ def check_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
     except Exception as exc:  # a bug of ours
         return failed_row(index, name, "internal", internal_message(exc))
     return {"index": index, "name": name, "verdict": row.verdict, "exit": 0,
-            "message": None, "store": row.as_row(), "meta": source_meta(report)}
+            "message": None, "store": row.as_row(), "meta": source_meta(report),
+            "tables": row.tables.as_json()}
 
 
 def audit_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
@@ -63,8 +65,10 @@ def audit_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
     row = row_of(index, report)
     if report.readable and not report.internal:
         try:
-            row["store"] = game_row(report).as_row()
+            made = game_row(report)
+            row["store"] = made.as_row()
             row["meta"] = source_meta(report)
+            row["tables"] = made.tables.as_json()
         except LogFormatError:
             pass  # not stored; the audit's verdict says why
     return row
@@ -119,8 +123,10 @@ def store(db: Any, rows: list[dict[str, Any]]) -> tuple[int, int, list[str]]:
     new, dup, verdicts = 0, 0, []
     with library.write(db):
         for item in rows:
-            row, created = store_row(db, library.GameRow.from_row(item["store"]),
-                                     item["name"], item.get("meta"))
+            made = library.GameRow.from_row(item["store"])
+            if item.get("tables") is not None:
+                made = replace(made, tables=GameTables.from_json(item["tables"]))
+            row, created = store_row(db, made, item["name"], item.get("meta"))
             if created:
                 new += 1
                 verdicts.append(row.verdict)

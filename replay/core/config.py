@@ -1,6 +1,7 @@
 """What a game family is set up with: its seats (``Player``), rule options (``Option``),
-expansions (``Expansion``), a move told two ways (``MoveText``) and the settings of one game
-(``GameConfig``). Values, defined here and named through ``replay.core.family``."""
+expansions (``Expansion``), a move told two ways (``MoveText``), a column of the moves table
+(``MoveColumn``) and the settings of one game (``GameConfig``). Values, defined here and named
+through ``replay.core.family``."""
 
 from __future__ import annotations
 
@@ -25,6 +26,43 @@ class Player:
         self.name = name
         self.colour = colour
         self.also = also
+
+
+class MoveColumn:
+    """A column of the library's ``moves`` table that a family declares
+    (``Family.move_columns``, ``replay.library.tables``): its ``name``, the ``path`` of keys
+    to its value in a move as the log records it (``("figure", "at")``), its SQLite ``kind``
+    ("text" or "integer") and what it holds (``help``, for Datasette's metadata). A move
+    without the path has no value there (NULL); ``default`` is the value when the path's
+    parent is there and its last key is not (a figure without ``kind`` is a follower)."""
+
+    __slots__ = ("name", "path", "kind", "help", "default")
+    name: str
+    path: tuple[str, ...]
+    kind: str
+    help: str
+    default: Any
+
+    def __init__(self, name: str, path: tuple[str, ...], kind: str, help: str,
+                 default: Any = None) -> None:
+        self.name = name
+        self.path = path
+        self.kind = kind
+        self.help = help
+        self.default = default
+
+    def value(self, move: Mapping[str, Any]) -> Any:
+        """This column's value in ``move`` (a log's move), or None."""
+        found: Any = move
+        for i, key in enumerate(self.path):
+            if not isinstance(found, Mapping):
+                return None
+            if key not in found:
+                return self.default if i == len(self.path) - 1 and i > 0 else None
+            found = found[key]
+        if isinstance(found, bool):
+            return int(found)
+        return found if isinstance(found, (str, int)) else None
 
 
 class Option:

@@ -24,6 +24,7 @@ from . import hashing
 from .config import COLOURS as COLOURS
 from .config import Expansion as Expansion
 from .config import GameConfig as GameConfig
+from .config import MoveColumn as MoveColumn
 from .config import MoveText as MoveText
 from .config import Option as Option
 from .config import Player as Player
@@ -209,6 +210,9 @@ class Family(ABC):
     # references to ``replay.core.explore.Explorer``, ``replay.core.view.View``; None: defaults
     explorer: ClassVar[str | None] = None
     view: ClassVar[str | None] = None
+    # the columns of the library's ``moves`` table read from its moves (``replay.library.
+    # tables``); none: its moves are rows of the shared columns only
+    move_columns: ClassVar[tuple[MoveColumn, ...]] = ()
 
     def importers(self) -> tuple[Importer, ...]:
         """The importers of this family's foreign formats (imported on first use)."""

@@ -16,6 +16,7 @@ from ..core.errors import LogFormatError
 from ..core.family import COLOURS
 from ..core.verify import Report
 from ..generate import dumps
+from . import tables
 from .identity import content_key, meta_of
 from .spellings import add_source, has_source
 from .store import GameRow, add_game, find, find_content, storage_fault, write
@@ -57,6 +58,7 @@ def game_row(report: Report) -> GameRow:
         original=data.decode("utf-8") if imported else None,
         import_problems=[p.as_json() for p in report.problems],
         content_key=content_key(report),
+        tables=tables.of_record(parsed) if parsed is not None else tables.of_players(players),
     )
 
 

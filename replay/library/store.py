@@ -112,6 +112,25 @@ def create_analyses(db: Database) -> None:
     db.table("analyses").create_index(["client", "status"])
 
 
+@migrations()
+def create_game_tables(db: Database) -> None:
+    """Migration: the games as data (``replay.library.tables``: ``moves``, ``events``,
+    ``results``, ``result_points``), filled for the games already stored (each replayed from
+    its log); ``migrate`` says how many rows it wrote."""
+    from ..core.family import families
+    from . import tables
+
+    tables.create(db, list(families()))
+    games = rows = 0
+    for row in db.query("select id, log, players from games order by created, id"):
+        found = tables.of_log(row["log"], json.loads(row["players"]))
+        rows += tables.write(db, row["id"], found)
+        games += 1
+    if games:
+        note(db, f"the games as data: {rows} rows written for the {games} stored "
+                 f"game{'s' * (games != 1)} (moves, events, results, points by kind)")
+
+
 def note(db: Database, text: str) -> None:
     """Tell the caller of ``migrate`` what a migration did (its ``notes``)."""
     notes = getattr(db, "notes", None)
@@ -229,6 +248,9 @@ class GameRow:
     original: str | None = None  # the foreign file an import was made from
     import_problems: list[dict[str, Any]] = field(default_factory=list)
     content_key: str = ""  # the sha256 of its canonical form (``replay.library.identity``)
+    # its rows as data (``replay.library.tables.GameTables``), when made with the game; not a
+    # column: ``add_game`` writes them to their tables
+    tables: Any = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> GameRow:
@@ -283,12 +305,18 @@ def insert(db: Database, game: GameRow) -> bool:
 
 
 def add_game(db: Database, game: GameRow) -> None:
-    """Insert a game's row and its seats (inside the caller's transaction)."""
+    """Insert a game's row, its seats and its rows as data (``replay.library.tables``: the
+    ones it carries, else made from its log) inside the caller's transaction: all of them or
+    none."""
+    from . import tables
+
     db.table("games").insert(game.as_row())
     db.table("game_players").insert_all([
         {"game_id": game.id, "seat": i, "name": p["name"], "colour": p["colour"],
          "score": game.scores[i] if i < len(game.scores) else None}
         for i, p in enumerate(game.players)])
+    found = game.tables if game.tables is not None else tables.of_log(game.log, game.players)
+    tables.write(db, game.id, found)
 
 
 # the library never needs the log text itself

@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from ..core.errors import LogFormatError, TileSetError
-from ..core.family import Family, GameConfig, Player
+from ..core.family import Family, GameConfig, MoveColumn, Player
 from ..core.json_input import text
 from .moves import plain_fields
 from .sets import builtin_tileset, combine
@@ -27,6 +27,19 @@ class TileFamily(Family):
         {"tile", "discard", "x", "y", "rotation", "figure", "scores"})
     explorer = "replay.tiles.explore:TileExplorer"
     view = "replay.tiles.view:TileView"
+    move_columns = (
+        MoveColumn("tile", ("tile",), "text", "the tile drawn and placed (its id in the tile set)"),
+        MoveColumn("x", ("x",), "integer", "the cell's column (east is +1; the start tile at 0)"),
+        MoveColumn("y", ("y",), "integer", "the cell's row (south is +1; the start tile at 0)"),
+        MoveColumn("rotation", ("rotation",), "integer", "degrees clockwise: 0, 90, 180, 270"),
+        MoveColumn("figure", ("figure", "kind"), "text",
+                   "the kind of figure placed (follower, large-follower, shepherd, ...), "
+                   "none when no figure was placed", default="follower"),
+        MoveColumn("figure_at", ("figure", "at"), "text",
+                   "where on the tile the figure stands (a location code: N, NL, C, ...)"),
+        MoveColumn("discard", ("discard",), "integer", "1: the tile fit nowhere and was set "
+                                                       "aside"),
+    )
 
     def tileset_for(self, expansions: Sequence[str], custom: TileSet | None = None) -> TileSet:
         """The game's tile set with its expansions' (in the fixed order, G2)."""

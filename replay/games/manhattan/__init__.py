@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.errors import LogFormatError
-from ...core.family import Family, GameConfig, GameState, Player
+from ...core.family import Family, GameConfig, GameState, MoveColumn, Player
 from . import log
 from .deck import Deck
 from .material import COLOURS, DEFAULT_MATERIAL, Material
@@ -40,6 +40,12 @@ class Manhattan(Family):
     fuzz_machine = "replay.games.manhattan.fuzz:ManhattanMachine"
     explorer = "replay.games.manhattan.explore:ManhattanExplorer"
     view = "replay.games.manhattan.view:ManhattanView"
+    move_columns = (
+        MoveColumn("card", ("card",), "integer", "the card played: its lot as printed (1-9)"),
+        MoveColumn("city", ("city",), "text", "the city built in"),
+        MoveColumn("storeys", ("storeys",), "integer", "the storeys of the piece built"),
+        MoveColumn("colour", ("colour",), "text", "the colour of the piece built"),
+    )
     _checked: tuple[GameConfig, ManhattanState] | None = None
 
     def configure(self, header: Mapping[str, Any], players: tuple[Player, ...],
