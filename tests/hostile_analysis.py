@@ -186,10 +186,10 @@ def render(attack: Attack, targets: list[Target]) -> tuple[str, str, bytes | Non
         return "POST", f"/api/games/{target.game_id}/{attack.kind}", \
             body.encode("utf-8", "surrogatepass")
     if attack.kind == "computer":  # the API: ask, read, cancel, with any body
-        body = "".join(str(v) for _, v in attack.line) if attack.line else None
+        text = "".join(str(v) for _, v in attack.line) if attack.line else None
         game = target.game_id if attack.n != "x" else _q(attack.base) or "-"
         return attack.method, f"/api/games/{game}/analysis" + (f"?{query}" if query else ""), \
-            None if body is None else body.encode("utf-8", "surrogatepass")
+            None if text is None else text.encode("utf-8", "surrogatepass")
     if attack.kind == "computer-form":  # the viewer's buttons
         form = "&".join(f"{_q(k)}={_q(v)}" for k, v in attack.params)
         return "POST", f"/games/{target.game_id}/analysis", form.encode()

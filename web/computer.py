@@ -30,7 +30,9 @@ search at a time per process, ``RANK_AGENT``'s budget, a 429 when busy) and kept
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -47,6 +49,7 @@ from replay.core.explore import Choices, Option
 from replay.core.rng import SeededStream
 from replay.core.svgtext import element, open_tag, wrap
 from replay.core.view import view_of
+from replay.library.store import storage_fault
 
 from . import computer_jobs as jobs
 from .db import get_db
@@ -87,23 +90,59 @@ def _kept() -> OrderedDict[tuple[str, str], jobs.Job]:
     return kept
 
 
-def current(game_id: str) -> jobs.Job | None:
-    """The analysis of ``game_id`` by the app's agent, as it stands (a finished one is kept
-    parsed: the viewer reads it on every page)."""
+def current(game_id: str, fresh: bool = False) -> jobs.Job | None:
+    """The analysis of ``game_id`` by the app's agent, as it stands. The viewer asks on every
+    page, and a page of a game viewed lately opens no connection to the library: a finished
+    analysis is kept parsed (``DONE_KEPT``), what another state was is believed for a few
+    seconds (``RECENT``: "none" longer, as asking in this process forgets it), unless
+    ``fresh`` (the API). A library that cannot be read says None: the page still shows."""
     agent = settings()["agent"]
+    key = (game_id, agent)
     kept = _kept()
-    found = kept.get((game_id, agent))
+    found = kept.get(key)
     if found is not None:
-        kept.move_to_end((game_id, agent))
+        kept.move_to_end(key)
         return found
-    found = jobs.find(get_db(), game_id, agent, with_result=False)
+    recent = _recent()
+    seen = recent.get(key)
+    if seen is not None and not fresh and time.monotonic() < seen[0]:
+        return seen[1]
+    try:
+        found = jobs.find(get_db(), game_id, agent, with_result=False)
+        if found is not None and found.status == "done":
+            found = jobs.find(get_db(), game_id, agent)
+    except sqlite3.Error as exc:
+        if storage_fault(exc) is None:
+            raise
+        return None
     if found is not None and found.status == "done":
-        found = jobs.find(get_db(), game_id, agent)
-        if found is not None:
-            kept[(game_id, agent)] = found
-            while len(kept) > DONE_KEPT:
-                kept.popitem(last=False)
+        kept[key] = found
+        while len(kept) > DONE_KEPT:
+            kept.popitem(last=False)
+        recent.pop(key, None)
+        return found
+    recent[key] = (time.monotonic() + RECENT[found is None], found)
+    while len(recent) > RECENT_KEPT:
+        recent.pop(next(iter(recent)))
     return found
+
+
+RECENT = {False: 2.0, True: 60.0}  # seconds a waiting (False) or absent (True) state is kept
+RECENT_KEPT = 256
+
+
+def _recent() -> dict[tuple[str, str], tuple[float, jobs.Job | None]]:
+    found = current_app.extensions.setdefault("computer_recent", {})
+    assert isinstance(found, dict)
+    return found
+
+
+def _forget(game_id: str) -> None:
+    """What this process believed of ``game_id``'s analysis, forgotten (it was asked for or
+    cancelled here)."""
+    key = (game_id, settings()["agent"])
+    _kept().pop(key, None)
+    _recent().pop(key, None)
 
 
 def _ask(entry: Entry) -> tuple[jobs.Job, bool]:
@@ -120,7 +159,7 @@ def _ask(entry: Entry) -> tuple[jobs.Job, bool]:
                                request.remote_addr or "unknown", s["queue"], s["per_client"])
     except jobs.Refused as exc:
         raise TooManyRequests(exc.message, retry_after=exc.retry_after) from None
-    _kept().pop((entry.row.id, s["agent"]), None)
+    _forget(entry.row.id)
     if job.waiting:
         _pool().wake()
     return job, queued
@@ -140,7 +179,7 @@ def api_ask(game_id: str) -> ResponseReturnValue:
 def api_get(game_id: str) -> ResponseReturnValue:
     """The computer analysis of a stored game as it stands (404 when none was asked for)."""
     entry_or_404(game_id)
-    job = current(game_id)
+    job = current(game_id, fresh=True)
     if job is None:
         return respond(404, "Not Found", "This game has no computer analysis yet: POST to this "
                                          "address to ask for one.")
@@ -154,6 +193,7 @@ def api_cancel(game_id: str) -> ResponseReturnValue:
     """Cancel the computer analysis of a stored game (404 when none was asked for)."""
     entry_or_404(game_id)
     job = jobs.cancel(get_db(), game_id, settings()["agent"])
+    _forget(game_id)
     if job is None:
         return respond(404, "Not Found", "This game has no computer analysis to cancel.")
     return jsonify(job.to_json())
@@ -171,6 +211,7 @@ def page_action(game_id: str) -> ResponseReturnValue:
         _ask(entry)
     elif action == "cancel":
         jobs.cancel(get_db(), game_id, settings()["agent"])
+        _forget(game_id)
     else:
         return respond(400, "Bad Request", "'action' is 'ask' or 'cancel'.")
     return redirect(url_for("pages.position", game_id=game_id, n=n), 303)

@@ -199,7 +199,8 @@ def audit(sources: Sequence[str], out: IO[str], fmt: str = "text", jobs: int | N
                 sources, progress, limits, jobs=jobs, dask=dask, shared_fs=shared_fs,
                 done=done, worker=worker, batch=batch, stats=stats))
             for row in stream:
-                stored: Row = {k: row.pop(k) for k in ("store", "meta") if k in row}
+                stored: Row = {k: row.pop(k) for k in ("store", "meta", "tables")
+                               if k in row}  # for the library, not the report or checkpoint
                 if done.get(row["index"]) is row:  # given back from the checkpoint
                     summary.resumed += 1
                 else:

@@ -6,9 +6,8 @@ stores it (``store.add_game``), and filled for the games stored before them by a
   0 with the ``rule`` it broke): ``game_id``, ``number`` (1 for the first move), ``seat``,
   ``player``, ``points`` (what the mover scored with it: the final scoring counts with the
   last move), ``scored`` (every seat's points of the move together), ``legal``, ``rule``, and
-  the columns its family declares (``Family.move_columns``: a tile game's ``tile``, ``x``,
-  ``y``, ``rotation``, ``figure``, ``figure_at``; Manhattan's ``card``, ``city``,
-  ``storeys``, ``colour``);
+  the columns its family declares (``Family.move_columns``: the tile placed and where, the
+  card played, ...);
 * ``events``: a row per event of the replay: ``game_id``, ``seq`` (its order in the game),
   ``number`` (the move that made it), ``kind`` (score, place, figure, return, build, end, ...),
   ``seats`` and ``players`` (whom it concerns: a score's winners, else the player who acted;
