@@ -14,6 +14,12 @@ import asyncio
 import json
 import os
 import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections import Counter, defaultdict
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from replay.cli import main
 from replay.core.config import MoveColumn
 from replay.core.events import Score
 from replay.core.family import REGISTRY
@@ -28,9 +35,11 @@ from replay.core.playback import play_through
 from replay.core.record import read_game
 from replay.core.verify import verify
 from replay.generate import dumps, generate_log
-from replay.library import store
+from replay.library import data_command, store
 from replay.library.datasette import QUERIES, TABLES, metadata, move_columns
 from replay.library.rows import game_row, store_row
+
+from .support import ROOT
 
 HEAVY = os.environ.get("CARCASSONNE_FUZZ") == "heavy"
 GAMES_PER_FAMILY = 500 if HEAVY else 40
@@ -232,3 +241,86 @@ def test_a_family_describes_its_own_move_columns() -> None:
     assert "card" not in columns  # Manhattan's, not installed here
     assert TABLES["moves"]["columns"].keys() <= columns.keys()
     assert "die" not in TABLES["moves"]["columns"]  # the shared description is left alone
+
+
+# --------------------------------------------------------------------------- python -m replay data
+
+
+def test_data_writes_the_metadata_for_datasette(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "meta.json"
+    assert main(["data", "--db", str(tmp_path / "club.db"), "--metadata-out", str(out)]) == 0
+    meta = json.loads(out.read_text(encoding="utf-8"))
+    assert set(meta["databases"]["club"]["queries"]) == set(QUERIES)
+    assert f"--metadata {out}" in capsys.readouterr().out
+    assert main(["data", "--metadata-out", str(tmp_path / "no" / "dir.json")]) == 2
+    assert "cannot write" in capsys.readouterr().err
+
+
+def test_data_refuses_what_is_not_a_library(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["data", "--db", str(tmp_path / "missing.db")]) == 2
+    err = capsys.readouterr().err
+    assert "no library at" in err and "missing.db" in err and "Traceback" not in err
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all, but long enough to be read as one" * 40)
+    assert main(["data", "--db", str(junk)]) == 2
+    err = capsys.readouterr().err
+    assert "junk.db is not a library that can be read" in err and "Traceback" not in err
+
+
+def test_data_migrates_an_old_library_and_serves_it_with_the_metadata(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A library stored before the tables gets them first; Datasette is given the metadata
+    file, then it is removed."""
+    path = tmp_path / "old.db"
+    db = store.connect(str(path))
+    try:
+        with store.write(db):
+            store.migrations.apply(db, stop_before="create_game_tables")
+            db.table("games").insert(game_row(verify(dumps(_log("base", 0)).encode())).as_row())
+    finally:
+        db.close()
+    seen: dict[str, Any] = {}
+
+    def served(db_path: Path, meta_path: Path, host: str, port: int) -> int:
+        seen.update(db=db_path, meta=json.loads(meta_path.read_text(encoding="utf-8")),
+                    file=meta_path, host=host, port=port)
+        return 0
+
+    monkeypatch.setattr(data_command, "serve", served)
+    assert main(["data", "--db", str(path)]) == 0
+    assert "rows written for the 1 stored game" in capsys.readouterr().err
+    assert (seen["db"], seen["host"], seen["port"]) == (path, "127.0.0.1", 8001)
+    assert set(seen["meta"]["databases"]["old"]["queries"]) == set(QUERIES)
+    assert not seen["file"].exists()
+    assert _query(path, "game_length")[0]["games"] == 1
+
+
+def test_data_serves_datasette_on_this_machine(library: tuple[Path, dict[str, Any]]) -> None:
+    """The real thing: ``python -m replay data`` answers a canned query over HTTP on
+    127.0.0.1, then stops with its process group."""
+    path, want = library
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "replay", "data", "--db", str(path),
+                             "--port", str(port)], cwd=ROOT, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}/{path.stem}/illegal_rules.json?_shape=array"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=5) as r:
+                    rows = json.loads(r.read())
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+                assert time.monotonic() < deadline, "Datasette did not answer within 60 s"
+                time.sleep(0.2)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    assert {(r["rule"], r["game"]): r["games"] for r in rows} == dict(want["rules"])
