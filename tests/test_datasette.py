@@ -96,9 +96,12 @@ def _figures(logs: list[dict[str, Any]]) -> dict[str, Any]:
     played: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     lengths: dict[tuple[str, tuple[str, ...], int], list[int]] = defaultdict(list)
     rules: Counter[tuple[str, str]] = Counter()
+    seats: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
     for log in logs:
         pb = play_through(read_game(dumps(log).encode()))
         game, names = log["game"], [p["name"] for p in log["players"]]
+        seats.update(names)
         if pb.error is not None:
             rules[(pb.error.rule, game)] += 1
             continue
@@ -106,6 +109,7 @@ def _figures(logs: list[dict[str, Any]]) -> dict[str, Any]:
             continue
         first[(game, len(names))][0] += 1
         first[(game, len(names))][1] += names[0] in log["claims"]["winners"]
+        wins.update(log["claims"]["winners"])
         for name, score in zip(names, pb.state.scores, strict=True):
             played[(name, game)][0] += 1
             played[(name, game)][1] += score
@@ -116,7 +120,7 @@ def _figures(logs: list[dict[str, Any]]) -> dict[str, Any]:
                         points[(names[w], game, e.feature)] += e.points
         lengths[(game, tuple(log.get("expansions", ())), len(names))].append(len(pb.events))
     return {"first": first, "points": points, "played": played, "lengths": lengths,
-            "rules": rules}
+            "rules": rules, "seats": seats, "wins": wins}
 
 
 async def _answers(path: Path, paths: list[str]) -> list[Any]:
@@ -324,3 +328,13 @@ def test_data_serves_datasette_on_this_machine(library: tuple[Path, dict[str, An
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
     assert {(r["rule"], r["game"]): r["games"] for r in rows} == dict(want["rules"])
+
+
+def test_a_player_s_games(library: tuple[Path, dict[str, Any]]) -> None:
+    path, want = library
+    (rows,) = asyncio.run(_answers(path, [f"/{path.stem}/player_games.json?_shape=array&"
+                                          f"player={NAMES[0]}"]))
+    assert len(rows) == want["seats"][NAMES[0]]
+    assert sum(r["winner"] for r in rows) == want["wins"][NAMES[0]]
+    assert len({r["seat"] for r in rows}) >= 3 and {r["verdict"] for r in rows} == {
+        "valid", "invalid"}

@@ -205,6 +205,17 @@ from counted
 group by game, expansions, players
 order by game, expansions, players""",
     },
+    "player_games": {
+        "title": "A player's games",
+        "description": "Every stored game of a player (give the name as the logs spell it), "
+                       "the newest first: family, expansions, seat, score, rank, winner and "
+                       "verdict.",
+        "sql": """select r.game_id, g.game, g.expansions, r.seat, r.score, r.rank, r.winner,
+  g.verdict, g.finished, g.created
+from results r join games g on g.id = r.game_id
+where r.player = :player
+order by g.created desc, r.game_id""",
+    },
     "illegal_rules": {
         "title": "The most common illegal-move rules",
         "description": "The rules invalid games broke, most often first: an illegal move, or "
