@@ -11,6 +11,7 @@ each."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import os
 import random
@@ -270,7 +271,17 @@ def test_data_refuses_what_is_not_a_library(tmp_path: Path,
     junk.write_bytes(b"not a database at all, but long enough to be read as one" * 40)
     assert main(["data", "--db", str(junk)]) == 2
     err = capsys.readouterr().err
-    assert "junk.db is not a library that can be read" in err and "Traceback" not in err
+    assert "cannot open" in err and "junk.db as a library" in err and "Traceback" not in err
+
+
+def test_data_says_when_datasette_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "datasette" else real(name, *a))
+    assert main(["data", "--db", str(tmp_path / "games.db")]) == 2
+    err = capsys.readouterr().err
+    assert "Datasette is not installed" in err and "pip install" in err
 
 
 def test_data_migrates_an_old_library_and_serves_it_with_the_metadata(

@@ -11,6 +11,7 @@ has them. Datasette runs in a process of its own (``python -m datasette``), impo
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sqlite3
 import subprocess
@@ -77,6 +78,9 @@ def cmd_data(args: argparse.Namespace) -> int:
             return _fail(f"cannot write {args.metadata_out}: {exc.strerror or exc}")
         print(f"wrote {args.metadata_out}: datasette {path} --metadata {args.metadata_out}")
         return 0
+    if importlib.util.find_spec("datasette") is None:
+        return _fail("Datasette is not installed here: pip install 'datasette>=0.65,<1.0' "
+                     "(./run installs it with the project)")
     if not path.is_file():
         return _fail(f"no library at {path}: store games first ('python -m replay serve "
                      f"--db {path}', or 'python -m replay ingest SRC --db {path}')")
@@ -84,7 +88,7 @@ def cmd_data(args: argparse.Namespace) -> int:
         for note in migrate(str(path)):
             print(note, file=sys.stderr)
     except sqlite3.DatabaseError as exc:
-        return _fail(f"{path} is not a library that can be read ({exc})")
+        return _fail(f"cannot open {path} as a library: {exc}")
     with tempfile.TemporaryDirectory(prefix="replay-data-") as tmp:
         meta_path = Path(tmp) / "metadata.json"
         meta_path.write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
