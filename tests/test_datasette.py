@@ -349,3 +349,55 @@ def test_a_player_s_games(library: tuple[Path, dict[str, Any]]) -> None:
     assert sum(r["winner"] for r in rows) == want["wins"][NAMES[0]]
     assert len({r["seat"] for r in rows}) >= 3 and {r["verdict"] for r in rows} == {
         "valid", "invalid"}
+
+
+@pytest.fixture
+def plugin() -> Any:
+    """The project's Datasette plugin, registered as its entry point registers it once the
+    project is installed (``pyproject.toml``)."""
+    from datasette.plugins import pm
+
+    from replay.library import datasette_plugin
+
+    name = "carcassonne_replay"
+    registered = pm.get_plugin(name) is datasette_plugin
+    if not registered:
+        pm.register(datasette_plugin, name)
+    yield datasette_plugin
+    if not registered:
+        pm.unregister(datasette_plugin, name)
+
+
+def test_plain_datasette_opens_a_library_with_the_metadata(
+        tmp_path: Path, plugin: Any, library: tuple[Path, dict[str, Any]]) -> None:
+    """``datasette games.db other.db``: the library gets the project's metadata and canned
+    queries, another database nothing of them."""
+    import sqlite3
+    import tomllib
+
+    from datasette.app import Datasette
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert declared["project"]["entry-points"]["datasette"] == {
+        "carcassonne_replay": plugin.__name__}
+    path, want = library
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("create table games (id text)")
+
+    async def fetch() -> list[Any]:
+        ds = Datasette([str(path), str(other)])
+        await ds.invoke_startup()
+        urls = [f"/{path.stem}.json", "/other.json",
+                f"/{path.stem}/illegal_rules.json?_shape=array"]
+        pages = [f"/{path.stem}/moves", "/other/games"]
+        return ([(await ds.client.get(u)).json() for u in urls]
+                + [(await ds.client.get(u)).text for u in pages])
+
+    lib, plain, rules, moves, games = asyncio.run(fetch())
+    assert {q["name"] for q in lib["queries"]} == set(QUERIES)
+    assert plain["queries"] == []
+    tile = "the tile drawn and placed"
+    assert tile in moves and TABLES["moves"]["description"] in moves
+    assert TABLES["games"]["description"] not in games
+    assert {(r["rule"], r["game"]): r["games"] for r in rules} == dict(want["rules"])
