@@ -90,7 +90,7 @@ HELP = {
 @cache
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line: ``verify``, ``generate``, ``import``, ``render``, ``audit``,
-    ``ingest``, ``diff``, ``fuzz``, ``play``, ``arena`` and ``serve`` (built once); every
+    ``ingest``, ``diff``, ``fuzz``, ``play``, ``arena``, ``data`` and ``serve`` (built once); every
     option says its default, every command shows examples.
 
     ``only`` (one of ``COMMANDS``) builds that command alone, enough to parse a command line
@@ -134,6 +134,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         from .agents.commands import add_parsers as add_agents
 
         add_agents(sub, _command)  # the agents are imported when a command runs
+    if only in (None, "data"):
+        from .library.data_command import add_parser as add_data
+
+        add_data(sub, _command)  # Datasette runs in a process of its own
     for name, add in plugin_commands().items():
         if only in (None, name):
             add(sub, _command)

@@ -58,7 +58,7 @@ def test_every_command_explains_itself(name: str) -> None:
 @pytest.fixture
 def run_copy(tmp_path: Path) -> Path:
     """The ``run`` script in a checkout of its own whose setup does nothing (its python runs
-    the real one for ``-m replay``, except ``serve``, which it only echoes)."""
+    the real one for ``-m replay``, except ``serve`` and ``data``, which it only echoes)."""
     root = tmp_path / "checkout"
     for d in ("replay", "web", ".venv/bin"):
         (root / d).mkdir(parents=True)
@@ -68,6 +68,7 @@ def run_copy(tmp_path: Path) -> Path:
     python.write_text(f"""#!/bin/sh
 case "$*" in
   "-m replay serve"*) echo "served: $*"; exit 0 ;;
+  "-m replay data"*) echo "data: $*"; exit 0 ;;
   "-m replay"*) exec {shlex.quote(sys.executable)} "$@" ;;
 esac
 exit 0  # pip, build_native, compileall: set up already
@@ -101,3 +102,12 @@ def test_run_version_and_serve_options(run_copy: Path) -> None:
     assert served.returncode == 0
     assert served.stdout.strip() == (f"served: -m replay serve --db {run_copy}/games.db "
                                      "--port 8000")
+
+
+def test_run_data_browses_the_project_s_library(run_copy: Path) -> None:
+    """``./run data``: Datasette on the games.db ``./run`` serves, unless told another."""
+    done = _run(run_copy, "data", "--port", "8002")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"data: -m replay data --db {run_copy}/games.db --port 8002"
+    other = _run(run_copy, "data", "--db", "other.db")
+    assert other.stdout.strip() == "data: -m replay data --db other.db"
