@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 # the commands, in the order the help lists them; a command line starting with one of them
 # builds only that command's arguments (``cli_parser.build_parser(only=...)``)
-COMMANDS = ("verify", "generate", "import", "render", "audit", "ingest", "diff", "fuzz",
+COMMANDS = ("verify", "generate", "import", "render", "audit", "ingest", "export", "diff", "fuzz",
             "play", "arena", "analyse", "balance", "serve")
 
 
