@@ -73,8 +73,7 @@ and the same command goes on from there.
 
 Exit codes: as audit's, the worst verdict: 0 every game valid or unfinished, 1 an illegal move
 or a wrong claim, 2 an unreadable game (left out, the rest written) or bad arguments (nothing
-written), 3 an internal
-error; 130 after Ctrl-C."""
+written), 3 an internal error; 130 after Ctrl-C."""
 EXPORT_EXAMPLES = """examples:
   python -m replay export corpus/ games.zip --out games.db        # SQLite
   python -m replay export logs.jsonl --out tables/ --format csv   # five CSV files
