@@ -321,3 +321,22 @@ def test_the_same_game_twice_is_exported_once(little: Path, tmp_path: Path,
     want = tables.of_record(read_game(little.read_bytes()))
     assert len(_read(out, "csv", "moves")) == len(want.moves)
     assert isinstance(want, GameTables)
+
+
+def test_a_moves_table_without_a_family_s_columns_gets_them(tmp_path: Path) -> None:
+    """``tables.write`` (plain inserts, for speed) adds the move columns a table made before
+    a family was installed lacks, with their type, as the rows come."""
+    from sqlite_utils import Database
+
+    db = Database(str(tmp_path / "t.db"))
+    db.table("games").create({"id": str}, pk="id")
+    tables.create(db, [])  # no family's columns
+    log = generate_log(families()[0].name, 2, 4)
+    rows = tables.of_record(read_game(dumps(log).encode()))
+    assert tables.write(db, "g1", rows) == rows.count()
+    types = {c.name: c.type for c in db.table("moves").columns}
+    declared = families()[0].move_columns
+    assert all(types[c.name] == ("INTEGER" if c.kind == "integer" else "TEXT") for c in declared
+               if any(m.get(c.name) is not None for m in rows.moves))
+    stored = [dict(r) for r in db.query("select * from moves order by number")]
+    assert [{k: s[k] for k in m} for s, m in zip(stored, rows.moves, strict=True)] == rows.moves

@@ -197,10 +197,37 @@ def write(db: Database, game_id: str, tables: GameTables) -> int:
     columns that ``moves`` lacks (a plugin installed since) are added."""
     for name, rows in (("moves", tables.moves), ("events", tables.events),
                        ("results", tables.results), ("result_points", tables.points)):
-        if rows:
-            db.table(name).insert_all(({"game_id": game_id, **r} for r in rows),
-                                      alter=name == "moves", batch_size=500)
+        if not rows:
+            continue
+        columns = list(dict.fromkeys(key for r in rows for key in r))
+        if name == "moves":
+            _add_columns(db, columns, rows)
+        # plain executemany: sqlite-utils' insert_all, per game and table, cost the storing
+        # process some 20 ms a game (its query building and per-value checks), more than
+        # replaying the game; ``python -m replay export`` stores thousands
+        listed = ", ".join(f"[{c}]" for c in columns)
+        marks = ", ".join("?" * (len(columns) + 1))
+        db.conn.executemany(
+            f"insert into [{name}] ([game_id], {listed}) values ({marks})",
+            ([game_id, *(_cell(r.get(c)) for c in columns)] for r in rows))
     return tables.count()
+
+
+def _cell(value: Any) -> Any:
+    """A value as SQLite stores it: a list or an object as its JSON (a plugin's column)."""
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return value
+
+
+def _add_columns(db: Database, columns: list[str], rows: list[Row]) -> None:
+    """The columns of ``moves`` a family declares that the table lacks (a plugin installed
+    since it was made), added with the type of their first value."""
+    have = set(db.table("moves").columns_dict)
+    for column in columns:
+        if column not in have:
+            value = next((r[column] for r in rows if r.get(column) is not None), None)
+            db.table("moves").add_column(column, int if isinstance(value, int) else str)
 
 
 def of_log(log: str, players: list[dict[str, str]]) -> GameTables:
