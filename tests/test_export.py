@@ -340,3 +340,30 @@ def test_a_moves_table_without_a_family_s_columns_gets_them(tmp_path: Path) -> N
                if any(m.get(c.name) is not None for m in rows.moves))
     stored = [dict(r) for r in db.query("select * from moves order by number")]
     assert [{k: s[k] for k in m} for s, m in zip(stored, rows.moves, strict=True)] == rows.moves
+
+
+def test_on_a_dask_cluster_the_same_export(exported: dict[str, Any], corpus: Path,
+                                           tmp_path: Path) -> None:
+    """``--dask local`` (the files' bytes shipped to the workers) exports what the local
+    pool does."""
+    out = tmp_path / "games.db"
+    result = export([str(corpus)], str(out), jobs=1, dask="local", progress=False)
+    assert result.rows == exported["sqlite"][1].rows
+    _same(out, exported["sqlite"][0])
+
+
+def test_what_came_to_out_meanwhile_is_kept(little: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """An ``--out`` made by someone else while the export ran is not overwritten."""
+    out = tmp_path / "games.db"
+
+    class Racing(Library):
+        def add(self, row: dict[str, Any]) -> None:
+            out.write_text("theirs", encoding="utf-8")
+            super().add(row)
+
+    monkeypatch.setattr(export_module, "Library", Racing)
+    _refused(capsys, [str(little), "--out", str(out), "--jobs", "1"], "exists: give --force")
+    assert out.read_text(encoding="utf-8") == "theirs"
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".export-")]

@@ -41,6 +41,7 @@ from . import resume
 from .command import EXIT_INTERRUPTED, Interrupted, working
 from .ingest import Ingested, Library, LibraryError, audit_batch
 from .report import AUDIT, MAX_TABLE, Summary
+from .runner import Deferred
 from .sources import DEFAULT_LIMITS, Limits
 
 FORMATS = ("sqlite", "csv", "parquet")
@@ -155,7 +156,13 @@ def export(sources: Sequence[str], out: str, fmt: str | None = None, *,
         result = _export(sources, staging / "library.db", fmt, done, checkpoint, out,
                          report, jobs=jobs, dask=dask, shared_fs=shared_fs,
                          progress=progress, limits=limits, batch=batch)
-        _finish(staging, result, out, fmt)
+        try:
+            _finish(staging, result, out, fmt, force)
+        except KeyboardInterrupt:
+            s = result.summary
+            raise Interrupted(s.games, s.games - s.resumed) from None
+        except OSError as exc:
+            raise ExportError(f"cannot write {out}: {exc.strerror or exc}") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return result
@@ -202,9 +209,10 @@ def _export(sources: Sequence[str], db_path: Path, fmt: str, done: dict[int, Any
     return Exported(out, fmt, summary, library.result)
 
 
-def _finish(staging: Path, result: Exported, out: str, fmt: str) -> None:
+def _finish(staging: Path, result: Exported, out: str, fmt: str, force: bool) -> None:
     """The staging library made into ``out``: one self-contained file (no WAL beside it),
-    or the five files moved into the directory ``out``."""
+    or the five files moved into the directory ``out`` (``out`` checked again: something
+    may have come there meanwhile; Ctrl-C held back while the old is replaced)."""
     db_path = staging / "library.db"
     conn = sqlite3.connect(str(db_path))
     try:
@@ -215,17 +223,21 @@ def _finish(staging: Path, result: Exported, out: str, fmt: str) -> None:
     finally:
         conn.close()
     if fmt == "sqlite":
-        os.replace(db_path, out)
+        check_out(out, fmt, force)
+        with Deferred():
+            os.replace(db_path, out)
         return
     files = staging / "files"
     files.mkdir()
     result.rows = dump.dump(db_path, files, fmt)
+    check_out(out, fmt, force)
     target = Path(out)
-    target.mkdir(exist_ok=True)
-    for name in dump.names("csv") + dump.names("parquet"):  # checked: only an export's
-        (target / name).unlink(missing_ok=True)
-    for name in dump.names(fmt):
-        os.replace(files / name, target / name)
+    with Deferred():
+        target.mkdir(exist_ok=True)
+        for name in dump.names("csv") + dump.names("parquet"):  # checked: only an export's
+            (target / name).unlink(missing_ok=True)
+        for name in dump.names(fmt):
+            os.replace(files / name, target / name)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
