@@ -367,3 +367,33 @@ def test_what_came_to_out_meanwhile_is_kept(little: Path, tmp_path: Path,
     _refused(capsys, [str(little), "--out", str(out), "--jobs", "1"], "exists: give --force")
     assert out.read_text(encoding="utf-8") == "theirs"
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".export-")]
+
+
+def test_ctrl_c_says_how_to_go_on(corpus: Path, tmp_path: Path,
+                                  monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C: exit 130, the games done, ``--out`` untouched, and the command that keeps the
+    work (``--resume export.ckpt``), which then runs to the end."""
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+
+    class Stopping(Library):
+        def add(self, row: dict[str, Any]) -> None:
+            if self.result.games == 2:
+                raise KeyboardInterrupt
+            super().add(row)
+
+    monkeypatch.setattr(export_module, "Library", Stopping)
+    assert main(["export", str(corpus), "--out", "t", "--format", "csv", "--jobs", "1"]) == 130
+    err = capsys.readouterr().err
+    assert "export: interrupted after 2 games, not kept (no --resume)" in err
+    assert "t is untouched" in err and "Traceback" not in err and not Path("t").exists()
+    words = shlex.split(err.strip().splitlines()[-1])
+    assert words[:4] == ["python", "-m", "replay", "export"]
+    assert words[-2:] == ["--resume", "export.ckpt"] and "--format" in words
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    assert main(words[3:]) == 2  # the unreadable file of the corpus
+    assert "exported" in capsys.readouterr().err
+    _check(tmp_path / "t", "csv", corpus)
