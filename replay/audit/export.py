@@ -190,6 +190,7 @@ def _export(sources: Sequence[str], db_path: Path, fmt: str, done: dict[int, Any
             stream = stack.enter_context(working(sources, show, done=done,
                                                  worker=audit_batch, **work))
             for row in stream:
+                row.pop("report", None)  # verify --json's: no format of export shows it
                 if done.get(row["index"]) is row:
                     summary.resumed += 1
                 elif ckpt is not None:
