@@ -22,6 +22,10 @@ the line read, replayed and summarised, and the first view of its page, this che
 ``REV`` in separate processes (pure Python both), rounds interleaved; it fails unless the
 line's replay is at least 3x faster. Example: ``bench_web.py --variations f8b52e2``.
 
+``--uploads REV`` times storing a game (``POST /api/games``, every family in turn, issue 38:
+the rows as data written with it) against ``REV``, as ``--variations`` does; it fails when
+this checkout is more than 20 % slower. Example: ``bench_web.py --uploads c42e214``.
+
 ``--compare REV`` is the load comparison instead: the viewer page of that 4-player game (its
 last move, or ``--move N``) served by the real server (``python -m replay serve``: waitress, 2
 processes) of this checkout and of ``REV`` (a commit, checked out into a temporary ``git
@@ -394,10 +398,37 @@ def variation_child(runs: int, seed: int) -> dict[str, list[float]]:
     return out
 
 
-def compare_variations(rev: str, rounds: int, runs: int, seed: int) -> dict[str, Any]:
-    """``--variations``: ``variation_child`` of this checkout and of ``rev``, each in its own
-    process (pure Python both, as ``--compare``), the rounds interleaved, the first side
-    alternating; per row the medians of all runs and the speed-up old/new."""
+def upload_child(runs: int, seed: int) -> dict[str, list[float]]:
+    """One side of ``--uploads`` (as ``variation_child``): ``runs`` generated games of every
+    family (a 2-player and a 4-player base game with both expansions, Hunters & Gatherers,
+    Manhattan, in turn), each posted to ``/api/games`` of a new library, in milliseconds a
+    post: what storing costs (the check, the row, and since issue 38 the rows as data)."""
+    logs = [dumps(generate_log(UPLOADED[k % len(UPLOADED)][0], UPLOADED[k % len(UPLOADED)][1],
+                               k, UPLOADED[k % len(UPLOADED)][2]))
+            for k in range(seed, seed + runs)]
+    out: dict[str, list[float]] = {"upload": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"DATABASE": str(Path(tmp) / "bench.db"), "RATE_LIMIT": None})
+        client = app.test_client()
+        for data in logs:
+            start = time.perf_counter()
+            answer = client.post("/api/games", data=data, content_type="application/json")
+            out["upload"].append(_ms(start))
+            if answer.status_code != 201:
+                raise SystemExit(f"upload: HTTP {answer.status_code}")
+    return out
+
+
+UPLOADED = (("base", 2, ()), ("base", 4, ("inns-cathedrals", "hills-sheep")),
+            ("hunters-gatherers", 3, ()), ("manhattan", 3, ()))  # game, players, expansions
+
+
+def compare_variations(rev: str, rounds: int, runs: int, seed: int,
+                       child: str = "--variation-child") -> dict[str, Any]:
+    """``--variations`` (or ``--uploads``, ``child`` "--upload-child"): ``variation_child``
+    of this checkout and of ``rev``, each in its own process (pure Python both, as
+    ``--compare``), the rounds interleaved, the first side alternating; per row the medians
+    of all runs and the speed-up old/new."""
     times: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
     with checkout(rev) as old_tree:
         for k in range(rounds):
@@ -405,8 +436,8 @@ def compare_variations(rev: str, rounds: int, runs: int, seed: int) -> dict[str,
             for label, tree in order if k % 2 == 0 else order[::-1]:
                 env = dict(os.environ, PYTHONPATH=str(tree), REPLAY_PURE="1")
                 done = subprocess.run([sys.executable, str(Path(__file__).resolve()),
-                                       "--variation-child", "--requests", str(runs),
-                                       "--seed", str(seed)], env=env, cwd=tree,
+                                       child, "--requests", str(runs),
+                                       "--seed", str(seed + k * runs)], env=env, cwd=tree,
                                       capture_output=True, text=True, check=False)
                 if done.returncode:
                     raise SystemExit(f"{label} ({tree}): {done.stderr[-2000:]}")
@@ -419,6 +450,9 @@ def compare_variations(rev: str, rounds: int, runs: int, seed: int) -> dict[str,
         rows[row] = {"old_ms": round(old_m, 2), "new_ms": round(new_m, 2),
                      "speedup": round(old_m / new_m, 2) if new_m else None}
     return {"rev": rev, "rounds": rounds, "runs": runs, "rows": rows}
+
+
+UPLOAD_SLOWER = 20.0  # per cent: the upload's cost with the rows as data (issue 38)
 
 
 def _print_variations(out: dict[str, Any]) -> bool:
@@ -451,10 +485,27 @@ def main() -> int:
     parser.add_argument("--variations", metavar="REV", help="a variation move on the 6-player "
                         "game, this checkout against REV (a commit or a checkout's path)")
     parser.add_argument("--variation-child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--uploads", metavar="REV", help="the upload rate (POST /api/games, "
+                        "every family), this checkout against REV")
+    parser.add_argument("--upload-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.variation_child:
         print(json.dumps(variation_child(args.requests or 10, args.seed)))
         return 0
+    if args.upload_child:
+        print(json.dumps(upload_child(args.requests or 12, args.seed)))
+        return 0
+    if args.uploads:
+        found = compare_variations(args.uploads, args.rounds, args.requests or 12, args.seed,
+                                   "--upload-child")
+        row = found["rows"]["upload"]
+        ok = row["new_ms"] <= row["old_ms"] * (1 + UPLOAD_SLOWER / 100)
+        print(f"an upload (POST /api/games, every family in turn): this checkout against "
+              f"{found['rev']}, pure Python both, {found['rounds']} interleaved rounds of "
+              f"{found['runs']} games; medians: {row['old_ms']} ms before, {row['new_ms']} ms "
+              f"now: {100 * (row['new_ms'] / row['old_ms'] - 1):+.1f} % (at most "
+              f"+{UPLOAD_SLOWER:.0f} %: {'yes' if ok else 'NO'})")
+        return 0 if ok else 1
     if args.variations:
         found = compare_variations(args.variations, args.rounds, args.requests or 10,
                                    args.seed)

@@ -6,6 +6,7 @@ against what the logs say, recomputed here independently."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections import Counter
 from collections.abc import Callable
@@ -181,3 +182,62 @@ def test_a_family_without_columns_still_gets_events_and_results(
     assert _rows(path, "select 1 from events where game_id = ?", game_id)
     moves = _rows(path, "select * from moves where game_id = ?", game_id)
     assert moves and all(m.get("card") is None for m in moves)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_server_killed_mid_upload_leaves_each_game_whole_or_absent(tmp_path: Path) -> None:
+    """SIGKILL of the process storing games while a client uploads: every game the library
+    holds afterwards has all its rows (a result per seat, a move row per move replayed)."""
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+    import urllib.error
+    import urllib.request
+
+    from tests.test_serve_faults import children
+    from tests.test_service import banner
+
+    path = tmp_path / "games.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "replay", "serve", "--host", "127.0.0.1", "--port", "0",
+         "--processes", "1", "--rate-limit", "off", "--db", str(path)],
+        cwd=Path(__file__).resolve().parent.parent, stderr=subprocess.PIPE, text=True)
+    logs = [dumps(generate_log("base", 4, k, ("inns-cathedrals", "hills-sheep"))).encode()
+            for k in range(24)]
+    stored: list[int] = []
+    try:
+        found = banner(proc)[1]
+        assert found is not None
+        url = f"http://{found.group(1)}:{found.group(2)}/api/games"
+
+        def upload() -> None:
+            for data in logs:
+                request = urllib.request.Request(url, data=data, headers={
+                    "Content-Type": "application/json"})
+                try:
+                    with urllib.request.urlopen(request, timeout=30) as answer:
+                        stored.append(answer.status)
+                except (urllib.error.URLError, ConnectionError, TimeoutError):
+                    stored.append(0)  # cut by the kill
+
+        client = threading.Thread(target=upload)
+        client.start()
+        deadline = time.monotonic() + 60
+        while len(stored) < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        for pid in children(proc.pid):  # the worker storing games, mid-stream
+            os.kill(pid, signal.SIGKILL)
+        client.join(120)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(20)
+    assert 0 in stored or len(stored) == len(logs)
+    games = _rows(str(path), "select id, players, moves_played, error_move from games")
+    assert games
+    for g in games:
+        seats = len(json.loads(g["players"]))
+        assert len(_rows(str(path), "select 1 from results where game_id = ?", g["id"])) == seats
+        moves = _rows(str(path), "select number from moves where game_id = ?", g["id"])
+        assert len(moves) == g["moves_played"] + (g["error_move"] is not None)

@@ -58,7 +58,8 @@ def game_row(report: Report) -> GameRow:
         original=data.decode("utf-8") if imported else None,
         import_problems=[p.as_json() for p in report.problems],
         content_key=content_key(report),
-        tables=tables.of_record(parsed) if parsed is not None else tables.of_players(players),
+        tables=tables.of_record(parsed, raw_moves=value.get("moves")) if parsed is not None
+        else tables.of_players(players),
     )
 
 

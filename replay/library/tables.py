@@ -29,6 +29,7 @@ too); the core reads them from the move as the log records it, never naming a ga
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -75,10 +76,14 @@ def mover(events: list[Any]) -> int | None:
     return next((p for e in events if isinstance(p := getattr(e, "player", None), int)), None)
 
 
-def of_record(record: GameRecord, playback: Playback | None = None) -> GameTables:
+def of_record(record: GameRecord, playback: Playback | None = None,
+              raw_moves: list[Any] | None = None) -> GameTables:
     """The rows of a parsed log, from its replay with events (``record.playback`` unless
-    ``playback`` is given)."""
+    ``playback`` is given); ``raw_moves``: its moves as the log records them, when at hand
+    (else each is encoded again)."""
     pb = playback if playback is not None else record.playback
+    raws = raw_moves if raw_moves is not None and len(raw_moves) == len(record.moves) else \
+        None
     names = [p.name for p in record.players]
     family = record.family
     out = GameTables()
@@ -95,14 +100,15 @@ def of_record(record: GameRecord, playback: Playback | None = None) -> GameTable
                 for w in e.winners:
                     gained[w] += e.points
                     totals[w][e.feature] = totals[w].get(e.feature, 0) + e.points
-        out.moves.append(_move_row(family, record.moves[i], i + 1, seat, names,
-                                   gained[seat] if seat is not None else 0, sum(gained)))
+        out.moves.append(_move_row(family, raws[i] if raws else record.moves[i], i + 1, seat,
+                                   names, gained[seat] if seat is not None else 0,
+                                   sum(gained)))
     if pb.error is not None and pb.error.move is not None:
         i = pb.error.move
         seat = pb.state.current_player
         if seat is None and pb.error.player in names:
             seat = names.index(pb.error.player)
-        row = _move_row(family, record.moves[i], i + 1, seat, names, 0, 0)
+        row = _move_row(family, raws[i] if raws else record.moves[i], i + 1, seat, names, 0, 0)
         out.moves.append({**row, "legal": 0, "rule": pb.error.rule})
     scores = list(pb.state.scores)
     ranks = _ranks(scores)
@@ -133,7 +139,7 @@ def _ranks(scores: list[int]) -> list[int]:
 
 def _move_row(family: Family, move: Any, number: int, seat: int | None, names: list[str],
               points: int, scored: int) -> Row:
-    raw = family.encode_move(move)
+    raw = move if isinstance(move, dict) else family.encode_move(move)
     row: Row = {"number": number, "seat": seat,
                 "player": names[seat] if seat is not None else None,
                 "points": points, "scored": scored, "legal": 1, "rule": None}
@@ -150,7 +156,7 @@ def _event_row(e: Any, names: list[str], number: int, seq: int) -> Row:
     figure = getattr(e, "kind", None) if e.type in ("figure", "return") else None
     feature = getattr(e, "feature", None)
     return {"seq": seq, "number": number, "kind": e.type,
-            "seats": json.dumps(seats),
+            "seats": f"[{', '.join(map(str, seats))}]",
             "players": ", ".join(names[s] for s in seats if 0 <= s < len(names)),
             "points": getattr(e, "points", None) if isinstance(e, Score) else None,
             "feature": feature if isinstance(feature, str) and feature else None,
@@ -194,40 +200,34 @@ def create(db: Database, families: list[Family]) -> None:
 
 def write(db: Database, game_id: str, tables: GameTables) -> int:
     """Insert a game's rows (inside the caller's transaction); how many. A family's move
-    columns that ``moves`` lacks (a plugin installed since) are added."""
+    columns that ``moves`` lacks (a plugin installed since) are added. One prepared
+    statement a table (``executemany``): sqlite-utils' ``insert_all`` builds its SQL row by
+    row, which cost an upload a third of its time."""
+    conn = db.conn
     for name, rows in (("moves", tables.moves), ("events", tables.events),
                        ("results", tables.results), ("result_points", tables.points)):
         if not rows:
             continue
-        columns = list(dict.fromkeys(key for r in rows for key in r))
+        columns = list(rows[0])
         if name == "moves":
-            _add_columns(db, columns, rows)
-        # plain executemany: sqlite-utils' insert_all, per game and table, cost the storing
-        # process some 20 ms a game (its query building and per-value checks), more than
-        # replaying the game; ``python -m replay export`` stores thousands
-        listed = ", ".join(f"[{c}]" for c in columns)
-        marks = ", ".join("?" * (len(columns) + 1))
-        db.conn.executemany(
-            f"insert into [{name}] ([game_id], {listed}) values ({marks})",
-            ([game_id, *(_cell(r.get(c)) for c in columns)] for r in rows))
+            _add_columns(db, columns, rows[0])
+        sql = (f"insert into [{name}] (game_id, {', '.join(f'[{c}]' for c in columns)}) "
+               f"values (?{', ?' * len(columns)})")
+        conn.executemany(sql, ([game_id, *(r[c] for c in columns)] for r in rows))
     return tables.count()
 
 
-def _cell(value: Any) -> Any:
-    """A value as SQLite stores it: a list or an object as its JSON (a plugin's column)."""
-    if isinstance(value, (list, tuple, dict)):
-        return json.dumps(value, ensure_ascii=False)
-    return value
-
-
-def _add_columns(db: Database, columns: list[str], rows: list[Row]) -> None:
-    """The columns of ``moves`` a family declares that the table lacks (a plugin installed
-    since it was made), added with the type of their first value."""
-    have = set(db.table("moves").columns_dict)
-    for column in columns:
-        if column not in have:
-            value = next((r[column] for r in rows if r.get(column) is not None), None)
-            db.table("moves").add_column(column, int if isinstance(value, int) else str)
+def _add_columns(db: Database, columns: list[str], sample: Row) -> None:
+    """The columns of ``moves`` that a family declares and the table lacks, added."""
+    have = {c.name for c in db.table("moves").columns}
+    for c in columns:
+        if c not in have:
+            kind = "INTEGER" if isinstance(sample[c], int) else "TEXT"
+            try:
+                db.conn.execute(f"alter table moves add column [{c}] {kind}")
+            except sqlite3.OperationalError as exc:  # another process added it meanwhile
+                if "duplicate column" not in str(exc):
+                    raise
 
 
 def of_log(log: str, players: list[dict[str, str]]) -> GameTables:
@@ -241,4 +241,5 @@ def of_log(log: str, players: list[dict[str, str]]) -> GameTables:
         record = read_game(log.encode("utf-8"))
     except (LogFormatError, IllegalMove):
         return of_players(players)
-    return of_record(record)
+    value = json.loads(log)  # (read already: a log v1)
+    return of_record(record, raw_moves=value.get("moves") if isinstance(value, dict) else None)
