@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
 # the commands, in the order the help lists them; a command line starting with one of them
 # builds only that command's arguments (``cli_parser.build_parser(only=...)``)
-COMMANDS = ("verify", "generate", "import", "render", "audit", "ingest", "diff", "fuzz",
-            "play", "arena", "analyse", "balance", "data", "serve")
+COMMANDS = ("verify", "generate", "import", "render", "audit", "ingest", "export", "diff",
+            "fuzz", "play", "arena", "analyse", "balance", "data", "serve")
 
 
 def _tileset(path: str | None) -> TileSet | None:

@@ -90,8 +90,9 @@ HELP = {
 @cache
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line: ``verify``, ``generate``, ``import``, ``render``, ``audit``,
-    ``ingest``, ``diff``, ``fuzz``, ``play``, ``arena``, ``data`` and ``serve`` (built once); every
-    option says its default, every command shows examples.
+    ``ingest``, ``export``, ``diff``, ``fuzz``, ``play``, ``arena``, ``analyse``, ``balance``,
+    ``data`` and ``serve`` (built once); every option says its default, every command shows
+    examples.
 
     ``only`` (one of ``COMMANDS``) builds that command alone, enough to parse a command line
     that starts with it, and leaves the top-level description out: ``verify`` then imports
@@ -110,7 +111,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if only in (None, name):
             {"verify": _add_verify, "generate": _add_generate, "import": _add_import,
              "render": _add_render}[name](sub)
-    if only in (None, "audit", "ingest"):
+    if only in (None, "audit", "ingest", "export"):
         from .audit.parsers import add_parsers
 
         add_parsers(sub, _command)  # their code is imported when they run

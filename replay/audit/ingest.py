@@ -61,7 +61,7 @@ def audit_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
     index, name, _, _, error = task
     if error is not None:
         return failed_row(index, name, "unreadable", error)
-    report = verified(task, max_bytes)
+    report = verified(task, max_bytes, keep=True)  # one replay: the verdict and the rows
     row = row_of(index, report)
     if report.readable and not report.internal:
         try:

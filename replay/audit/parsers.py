@@ -53,9 +53,46 @@ INGEST_EXAMPLES = """examples:
   python -m replay serve --db games.db           # then browse them"""
 
 
+EXPORT_DESCRIPTION = """\
+Write the games of a corpus (read and verified as 'audit' reads them: archives, JSON Lines,
+JCloisterZone and Board Game Arena saves, on every core or a Dask cluster) as data, outside
+the web app: every game's row, its moves, the events of its replay, its results per seat and
+its points by kind of scoring, the tables the library keeps (docs/auditing.md, "The games as
+data"). Illegal games are exported with their verdict and the moves up to the illegal one; a
+file that cannot be read is said on stderr and left out; a game met twice is exported once.
+
+Formats (--format, else --out's suffix): sqlite (.db, .sqlite: one library file, the tables
+with the games and their players; 'serve --db FILE' serves it, Datasette opens it), csv (a
+directory: games.csv, moves.csv, events.csv, results.csv, result_points.csv, with headers),
+parquet (the same five as .parquet files; needs pyarrow: pip install pyarrow).
+
+--out is written whole or not at all: an existing --out is refused unless --force is given (a
+directory then only when it holds nothing but an export's files), and is left as it was when
+the export fails or is stopped. Ctrl-C stops it: with --resume FILE the games done are kept
+and the same command goes on from there.
+
+Exit codes: as audit's, the worst verdict: 0 every game valid or unfinished, 1 an illegal move
+or a wrong claim, 2 an unreadable game (left out, the rest written) or bad arguments (nothing
+written), 3 an internal error; 130 after Ctrl-C."""
+EXPORT_EXAMPLES = """examples:
+  python -m replay export corpus/ games.zip --out games.db        # SQLite
+  python -m replay export logs.jsonl --out tables/ --format csv   # five CSV files
+  python -m replay export corpus/ --out tables.parquet            # five Parquet files
+  python -m replay export big.tar.gz --out big.db --jobs 4 --resume export.ckpt  # again: goes on
+  python -m replay export corpus/ --out games.db --force          # replace games.db
+  datasette games.db                                             # browse it"""
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     """``python -m replay audit``."""
     from .command import cmd_audit as run
+
+    return run(args)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``python -m replay export``."""
+    from .export import cmd_export as run
 
     return run(args)
 
@@ -68,8 +105,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def add_parsers(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> None:
-    """The ``audit`` and ``ingest`` commands of the command line; ``command(sub, name, help,
-    description, examples)`` makes a sub-command as the others are made."""
+    """The ``audit``, ``ingest`` and ``export`` commands of the command line; ``command(sub,
+    name, help, description, examples)`` makes a sub-command as the others are made."""
     a = command(sub, "audit", "verify a corpus (files, directories, zip and tar archives, JSON "
                               "Lines) on every core; one report", AUDIT_DESCRIPTION,
                 AUDIT_EXAMPLES)
@@ -116,3 +153,28 @@ def add_parsers(sub: Any, command: Callable[..., argparse.ArgumentParser]) -> No
     i.add_argument("--max-bytes", type=int, default=MAX_BYTES, metavar="N",
                    help="largest log read, in bytes (default: 5 MB)")
     i.set_defaults(func=cmd_ingest)
+
+    e = command(sub, "export", "write a corpus's games, moves, events and results as data: "
+                               "SQLite, CSV or Parquet", EXPORT_DESCRIPTION, EXPORT_EXAMPLES)
+    e.add_argument("sources", nargs="+", metavar="SRC", help="what to export: " + SOURCES)
+    e.add_argument("--out", required=True, metavar="FILE",
+                   help="required: the SQLite file, or the directory of CSV or Parquet files, "
+                        "to write (refused when it exists, unless --force)")
+    e.add_argument("--format", choices=("sqlite", "csv", "parquet"), default=None,
+                   help="sqlite, csv or parquet (default: from --out's suffix: .db, .sqlite, "
+                        ".sqlite3, .csv, .parquet)")
+    e.add_argument("--force", action="store_true",
+                   help="replace an existing --out (a directory only if it holds nothing but "
+                        "an export's files) (default: off, refused)")
+    e.add_argument("--jobs", type=whole_number(1, 1024), default=None, metavar="N",
+                   help="worker processes (default: every core)")
+    e.add_argument("--resume", metavar="FILE",
+                   help="checkpoint: each finished game is appended here, and the same export "
+                        "started again with it goes on where it stopped (default: none)")
+    add_dask(e)
+    e.add_argument("--batch", type=whole_number(1, 1024), default=None, metavar="N",
+                   help="games sent to a worker at a time (default: 16 on the local pool, "
+                        "256 on Dask)")
+    e.add_argument("--max-bytes", type=whole_number(1, unit="byte"), default=MAX_BYTES,
+                   metavar="N", help="largest log read, in bytes (default: 5 MB)")
+    e.set_defaults(func=cmd_export)

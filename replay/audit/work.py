@@ -99,12 +99,13 @@ def verify_task(task: Task, max_bytes: int = MAX_BYTES) -> Row:
     return row_of(index, verified(task, max_bytes))
 
 
-def verified(task: Task, max_bytes: int = MAX_BYTES) -> Report:
-    """The report of an item the walk could read (``verify``); never raises."""
+def verified(task: Task, max_bytes: int = MAX_BYTES, keep: bool = False) -> Report:
+    """The report of an item the walk could read (``verify``; ``keep``: its replay with the
+    events kept in ``report.record``); never raises."""
     _, name, path, data, _ = task
     try:
         return verify(data if data is not None else path or "", max_bytes=max_bytes,
-                      name=name)
+                      name=name, keep=keep)
     except Exception as exc:  # a bug of ours: said per game, the audit goes on
         return internal_report(name, exc)
 
