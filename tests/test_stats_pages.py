@@ -151,7 +151,7 @@ def test_a_players_statistics_agree_with_their_logs(library: tuple[Flask, Any],
     for kind, points in want["kinds"].items():
         assert f"<td>{kind}</td><td class=\"num\">{points}</td>" in html
     assert "<b>Cleo</b>" not in html  # names are escaped, theirs and their opponents'
-    assert f"</span> {escape(name)}</h1>" in html
+    assert f"</span> <bdi>{escape(name)}</bdi></h1>" in html
 
 
 def first_seat(rows: list[dict[str, Any]]) -> tuple[float, int]:
@@ -227,3 +227,15 @@ def test_a_player_without_games_gets_a_page_saying_so(client: FlaskClient) -> No
     r = client.get("/stats?game=<x>&expansion=%00&verdict=nope&player=" + "%" * 300)
     assert r.status_code == 200
     assert "No finished valid game matches" in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("values", [[71, 71, 71], [0], [5, 100], list(range(70, 113)),
+                                    [3, 9, 9, 27, 81, 243]])
+def test_the_histogram_counts_each_value_once_in_its_bin(values: list[int]) -> None:
+    bins = statistics.histogram(values)
+    assert 5 <= len(bins) <= 12
+    assert sum(n for _, _, n in bins) == len(values)
+    assert all(sum(lo <= v <= hi for lo, hi, _ in bins) == 1 for v in values)
+    assert [n for lo, hi, n in bins] == [sum(lo <= v <= hi for v in values)
+                                         for lo, hi, _ in bins]
+    assert len({hi - lo for lo, hi, _ in bins}) == 1  # of one width

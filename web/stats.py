@@ -84,9 +84,9 @@ def corpus() -> ResponseReturnValue:
 
 # ------------------------------------------------------------------------------ charts
 
-BAR_W = 480  # a bar chart's width (its viewBox; the page scales it)
+BAR_W = 360  # a bar chart's width (its viewBox; the page scales it)
 BAR_H = 24  # a bar's row
-LABEL_W = 118  # the labels' column
+LABEL_W = 112  # the labels' column
 
 
 def _ticks(top: int) -> list[int]:
@@ -113,7 +113,7 @@ def bars(rows: list[tuple[str, int]], unit: str, label: str) -> str:
         w = max(1.0, value * plot / top)
         out.append(wrap(
             "g", element("title", f"{name}: {value} {unit}"),
-            element("text", name[:18], x=LABEL_W - 6, y=y + 15, class_="label",
+            element("text", name[:17], x=LABEL_W - 6, y=y + 15, class_="label",
                     text_anchor="end"),
             element("rect", x=LABEL_W, y=y + 3, width=f"{w:.1f}", height=BAR_H - 8,
                     class_="bar"),
@@ -124,8 +124,8 @@ def bars(rows: list[tuple[str, int]], unit: str, label: str) -> str:
                 aria_label=f"{unit} by {label}")
 
 
-COL_W = 480
-COL_H = 200
+COL_W = 400
+COL_H = 190
 LEFT, BOTTOM, TOP_GAP = 40, 34, 10
 
 
@@ -154,9 +154,11 @@ def columns(bins: list[tuple[int, int, int]], unit: str, counted: str) -> str:
                         element("rect", x=f"{x + 1:.1f}", y=f"{TOP_GAP + plot_h - h:.1f}",
                                 width=f"{max(1.0, width - 2):.1f}", height=f"{h:.1f}",
                                 class_="bar"), class_="row"))
-        if i % every == 0:
-            out.append(element("text", low, x=f"{x + 1:.1f}", y=f"{TOP_GAP + plot_h + 15:.1f}",
-                               class_="axis"))
+        if i % every == 0:  # a bin of one value is named under its middle
+            one = low == high
+            out.append(element("text", low, x=f"{x + (width / 2 if one else 1):.1f}",
+                               y=f"{TOP_GAP + plot_h + 15:.1f}", class_="axis",
+                               text_anchor="middle" if one else None))
     out.append(element("text", unit, x=f"{LEFT + plot_w / 2:.1f}", y=COL_H - 3,
                        class_="label", text_anchor="middle"))
     out.append(element("text", counted, transform=f"translate(11 {TOP_GAP + plot_h / 2:.1f}) "

@@ -203,10 +203,14 @@ def of_corpus(db: Database, verdict: str | None = None, player: str | None = Non
 
 def histogram(values: list[int], bins: int = 12) -> list[tuple[int, int, int]]:
     """``values`` (integers) counted in at most ``bins`` bins of equal integer width:
-    (lowest, highest, how many) each, from the smallest value to the largest."""
+    (lowest, highest, how many) each, from the smallest value to the largest (five bins of
+    one at least: values all alike sit in the middle one)."""
     if not values:
         return []
     low, high = min(values), max(values)
+    if high - low < 4:  # a few values alike: five columns at least, theirs in the middle
+        low = max(0, low - (4 - (high - low)) // 2)
+        high = low + 4
     width = max(1, -(-(high - low + 1) // bins))
     counts = [0] * (-(-(high - low + 1) // width))
     for v in values:
