@@ -239,3 +239,38 @@ def test_the_histogram_counts_each_value_once_in_its_bin(values: list[int]) -> N
     assert [n for lo, hi, n in bins] == [sum(lo <= v <= hi for v in values)
                                          for lo, hi, _ in bins]
     assert len({hi - lo for lo, hi, _ in bins}) == 1  # of one width
+
+
+def _plan(app: Flask, sql: str, params: dict[str, Any]) -> list[str]:
+    from replay.library.store import connect
+
+    db = connect(app.config["DATABASE"])
+    try:
+        return [row[3] for row in db.execute("explain query plan " + sql, params)]
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("capped", [False, True])
+def test_a_players_queries_read_through_indexes(library: tuple[Flask, Any],
+                                                capped: bool) -> None:
+    app, _ = library
+    for name, sql in statistics.player_queries(capped).items():
+        plan = _plan(app, sql, statistics.player_params("Ada"))
+        assert not [s for s in plan if s.startswith("SCAN") and s not in ("SCAN mine",)], \
+            (name, plan)  # never a whole table: each read starts from an index
+        assert any("USING INDEX" in s or "USING COVERING INDEX" in s for s in plan), name
+
+
+@pytest.mark.parametrize("game", [None, "manhattan"])
+def test_a_corpus_queries_read_through_indexes(library: tuple[Flask, Any],
+                                               game: str | None) -> None:
+    app, _ = library
+    from replay.library.store import filter_clause
+
+    where, params = filter_clause(game=game)
+    params["cap"] = statistics.CAP
+    for sql in (statistics.CORPUS_GAMES.format(where=where),):
+        plan = _plan(app, sql, params)
+        assert not [s for s in plan if s.startswith("SCAN") and s != "SCAN c"], plan
+        assert any("USING INDEX" in s or "USING COVERING INDEX" in s for s in plan), plan

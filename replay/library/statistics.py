@@ -7,9 +7,11 @@ statistics pages (``web.stats``) draw them.
 
 What is counted: the games that were played to their end and broke no rule (``finished`` and
 ``valid``); the others are counted apart (a player's games in all, a filter's games in all).
-Every query is bounded: at most ``CAP`` games, the newest, are counted (the page says when
-there are more), lists are cut at ``TOP`` rows, and each query reads through an index of
-``tables.create`` (the player's ``results`` by name, a game's rows by its key).
+Every query is bounded: at most ``CAP`` games of a corpus and ``PLAYER_CAP`` of a player, the
+newest, are counted (the page says when there are more), lists are cut at ``TOP`` rows, and
+each query reads through an index of ``tables.create`` (the player's ``results`` and
+``result_points`` by name, a game's rows by its key; ``benchmarks/bench_stats.py`` times them
+on 20,000 games).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from sqlite_utils import Database
 from ..agents.stats import wilson
 from .store import filter_clause
 
-CAP = 20_000  # the newest games a page counts at most
+CAP = 20_000  # the newest games the corpus's page counts at most
+PLAYER_CAP = 5_000  # the newest games of a player their page counts at most
 TOP = 40  # rows of a list (kinds of scoring, figures) at most
 RECENT = 20  # a player's recent games listed
 NAME_LENGTH = 64  # a player's name at most (the log's own limit: schemas, header_check)
@@ -67,7 +70,8 @@ class SeatRank:
 @dataclass
 class PlayerStats:
     """A player's statistics (see the module): ``games`` every stored game they sat in,
-    ``counted`` the finished valid ones counted (at most ``CAP``), ``finished`` all of those."""
+    ``counted`` the finished valid ones counted (at most ``PLAYER_CAP``), ``finished`` all of
+    those."""
 
     name: str
     games: int
@@ -90,10 +94,45 @@ def _one(db: Database, sql: str, params: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-# a player's finished valid games, the newest CAP (their seat in each)
-_MINE = ("with mine as (select r.game_id, r.seat, r.score, r.rank, r.winner from results r "
-         "join games g on g.id = r.game_id where r.player = :name and r.finished = 1 "
-         "and r.valid = 1 order by g.created desc, g.id desc limit :cap) ")
+# a player's finished valid games (their seat in each): all of them, or when there are more
+# than PLAYER_CAP the newest PLAYER_CAP (by the games' dates: a join and a sort)
+_ALL_MINE = ("with mine as (select game_id, seat, score, rank, winner from results "
+             "where player = :name and finished = 1 and valid = 1) ")
+_NEWEST_MINE = ("with mine as (select r.game_id, r.seat, r.score, r.rank, r.winner "
+                "from results r join games g on g.id = r.game_id where r.player = :name "
+                "and r.finished = 1 and r.valid = 1 order by g.created desc, g.id desc "
+                "limit :cap) ")
+
+
+def player_queries(capped: bool) -> dict[str, str]:
+    """The SQL of a player's page (parameters ``player_params``), counting all their finished
+    valid games, or with ``capped`` the newest ``PLAYER_CAP``."""
+    mine = _NEWEST_MINE if capped else _ALL_MINE
+    kinds = (mine + "select p.kind, sum(p.points) as points from mine join result_points p "
+             "on p.game_id = mine.game_id and p.seat = mine.seat ") if capped else (
+        "select p.kind, sum(p.points) as points from result_points p join results r "
+        "on r.game_id = p.game_id and r.seat = p.seat where p.player = :name "
+        "and r.finished = 1 and r.valid = 1 ")
+    return {
+        "games": "select count(*) as n, coalesce(sum(finished = 1 and valid = 1), 0) "
+                 "as finished from results where player = :name",
+        "seats": mine + "select seat, count(*) as n, avg(rank) as rank, sum(winner) as wins, "
+                        "sum(score) as score from mine group by seat order by seat",
+        "kinds": kinds + "group by p.kind order by points desc, p.kind limit :top",
+        "figures": mine + "select e.figure, e.feature, count(*) as n from mine join events e "
+                          "on e.game_id = mine.game_id and e.kind = 'figure' "
+                          "and e.seats = json_array(mine.seat) group by e.figure, e.feature "
+                          "order by n desc, e.figure, e.feature limit :top",
+        "recent": "select g.id, g.game, g.expansions, g.created, g.players, g.scores, "
+                  "g.verdict, g.finished, g.moves_played, r.seat, r.score, r.rank, r.winner "
+                  "from results r join games g on g.id = r.game_id where r.player = :name "
+                  "order by g.created desc, g.id desc limit :recent",
+    }
+
+
+def player_params(name: str) -> dict[str, Any]:
+    """The parameters of ``player_queries`` for the player named ``name``."""
+    return {"name": name, "cap": PLAYER_CAP, "top": TOP, "recent": RECENT}
 
 
 def of_player(db: Database, name: str) -> PlayerStats | None:
@@ -101,34 +140,23 @@ def of_player(db: Database, name: str) -> PlayerStats | None:
     seat of that name (or the name is longer than a log allows)."""
     if not name or len(name) > NAME_LENGTH:
         return None
-    p = {"name": name, "cap": CAP, "top": TOP, "recent": RECENT}
-    games = _one(db, "select count(*) as n, coalesce(sum(finished = 1 and valid = 1), 0) "
-                     "as finished from results where player = :name", p)
+    p = player_params(name)
+    games = _one(db, player_queries(False)["games"], p)
     if not games["n"]:
         return None
     out = PlayerStats(name, int(games["n"]), int(games["finished"]), 0)
-    totals = _one(db, _MINE + "select count(*) as n, coalesce(sum(winner), 0) as wins, "
-                              "avg(score) as score from mine", p)
-    out.counted, out.wins, out.score = int(totals["n"]), int(totals["wins"]), totals["score"]
-    out.kinds = [(r["kind"], int(r["points"])) for r in db.query(
-        _MINE + "select p.kind, sum(p.points) as points from mine join result_points p "
-                "on p.game_id = mine.game_id and p.seat = mine.seat group by p.kind "
-                "order by points desc, p.kind limit :top", p)]
-    out.figures = [(r["figure"] or "", r["feature"] or "", int(r["n"])) for r in db.query(
-        _MINE + "select e.figure, e.feature, count(*) as n from mine join events e "
-                "on e.game_id = mine.game_id and e.kind = 'figure' "
-                "and e.seats = json_array(mine.seat) group by e.figure, e.feature "
-                "order by n desc, e.figure, e.feature limit :top", p)]
+    q = player_queries(out.finished > PLAYER_CAP)
+    seats = list(db.query(q["seats"], p))
     out.seats = [SeatRank(int(r["seat"]), int(r["n"]), float(r["rank"]), int(r["wins"]))
-                 for r in db.query(_MINE + "select seat, count(*) as n, avg(rank) as rank, "
-                                           "sum(winner) as wins from mine group by seat "
-                                           "order by seat", p)]
+                 for r in seats]
+    out.counted = sum(s.games for s in out.seats)
+    out.wins = sum(s.wins for s in out.seats)
+    out.score = sum(r["score"] for r in seats) / out.counted if out.counted else None
+    out.kinds = [(r["kind"], int(r["points"])) for r in db.query(q["kinds"], p)]
+    out.figures = [(r["figure"] or "", r["feature"] or "", int(r["n"]))
+                   for r in db.query(q["figures"], p)]
     out.recent = [{**r, "players": json.loads(r["players"]), "scores": json.loads(r["scores"])}
-                  for r in db.query(
-        "select g.id, g.game, g.expansions, g.created, g.players, g.scores, g.verdict, "
-        "g.finished, g.moves_played, r.seat, r.score, r.rank, r.winner from results r "
-        "join games g on g.id = r.game_id where r.player = :name "
-        "order by g.created desc, g.id desc limit :recent", p)]
+                  for r in db.query(q["recent"], p)]
     return out
 
 
@@ -167,20 +195,26 @@ class CorpusStats:
         return self.counted < self.finished
 
 
+CORPUS_COUNT = ("select count(*) as n, coalesce(sum(verdict = 'valid' and finished = 1), 0) "
+                "as finished from games where {where}")
+# a row per counted game (the newest CAP finished valid ones): its moves, seats, best and
+# worst final scores, how many won and whether the first seat did
+CORPUS_GAMES = (
+    "with chosen as (select id, moves_played from games where {where} "
+    "and verdict = 'valid' and finished = 1 order by created desc, id desc limit :cap) "
+    "select c.id, c.moves_played as moves, count(*) as seats, max(r.score) as best, "
+    "min(r.score) as worst, sum(r.winner) as winners, "
+    "sum(case when r.seat = 0 then r.winner else 0 end) as first "
+    "from chosen c join results r on r.game_id = c.id group by c.id")
+
+
 def of_corpus(db: Database, verdict: str | None = None, player: str | None = None,
               game: str | None = None, expansion: str | None = None) -> CorpusStats:
     """The statistics of the games the library's filters choose (``store.filter_clause``)."""
     condition, params = filter_clause(verdict, player, game, expansion)
     params["cap"] = CAP
-    counts = _one(db, f"select count(*) as n, coalesce(sum(verdict = 'valid' and "
-                      f"finished = 1), 0) as finished from games where {condition}", params)
-    rows = list(db.query(
-        f"with chosen as (select id, moves_played from games where {condition} "
-        f"and verdict = 'valid' and finished = 1 order by created desc, id desc limit :cap) "
-        f"select c.id, c.moves_played as moves, count(*) as seats, max(r.score) as best, "
-        f"min(r.score) as worst, sum(r.winner) as winners, "
-        f"sum(case when r.seat = 0 then r.winner else 0 end) as first "
-        f"from chosen c join results r on r.game_id = c.id group by c.id", params))
+    counts = _one(db, CORPUS_COUNT.format(where=condition), params)
+    rows = list(db.query(CORPUS_GAMES.format(where=condition), params))
     out = CorpusStats(int(counts["n"]), int(counts["finished"]), len(rows))
     by_count: dict[int, list[dict[str, Any]]] = {}
     for r in rows:
