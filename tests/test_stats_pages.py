@@ -96,7 +96,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[Flask, list[tuple
         r = client.post("/api/games", data=json.dumps(log), content_type="application/json",
                         headers={"Origin": "http://localhost"})
         assert r.status_code == 201, r.get_data(as_text=True)
-        games.append((family, replayed(log)))
+        games.append((family, {**replayed(log), "id": r.get_json()["id"]}))
     return app, games
 
 
@@ -274,3 +274,32 @@ def test_a_corpus_queries_read_through_indexes(library: tuple[Flask, Any],
         plan = _plan(app, sql, params)
         assert not [s for s in plan if s.startswith("SCAN") and s != "SCAN c"], plan
         assert any("USING INDEX" in s or "USING COVERING INDEX" in s for s in plan), plan
+
+
+def test_a_players_page_counts_their_newest_games_past_the_cap(
+        library: tuple[Flask, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    app, games = library
+    monkeypatch.setattr(statistics, "PLAYER_CAP", 7)
+    monkeypatch.setattr(statistics, "CAP", 9)
+    from replay.library.store import connect
+
+    db = connect(app.config["DATABASE"])
+    order = [r["id"] for r in db.query("select id from games order by created desc, id desc")]
+    db.close()
+    by_id = {g["id"]: g for _, g in games}
+    newest = [by_id[i] for i in order if by_id[i]["counted"] and "Ada" in by_id[i]["names"]][:7]
+    with app.test_request_context():
+        got = statistics.of_player(get_db(), "Ada")
+        corpus = statistics.of_corpus(get_db())
+    assert got is not None and got.capped and got.counted == 7
+    assert got.wins == sum(g["names"].index("Ada") in g["winners"] for g in newest)
+    assert got.score == pytest.approx(
+        sum(g["scores"][g["names"].index("Ada")] for g in newest) / 7)
+    assert dict(got.kinds) == dict(sum((Counter({k: p for (s, k), p in g["points"].items()
+                                                 if s == g["names"].index("Ada") and p})
+                                        for g in newest), Counter()))
+    assert corpus.capped and corpus.counted == 9
+    assert corpus.lengths == sorted([by_id[i]["moves"] for i in order
+                                     if by_id[i]["counted"]][:9])
+    html = app.test_client().get("/players/Ada").get_data(as_text=True)
+    assert f"(the newest 7 of {got.finished})" in html
