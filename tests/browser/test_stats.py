@@ -90,3 +90,12 @@ def test_the_statistics_of_a_filter(server: str, page: Any, phone: Any,
     expect(phone.locator("svg.chart.columns")).to_be_visible()
     assert phone.evaluate(WIDEST) <= 390
     phone.screenshot(path=str(OUT / "stats-corpus-phone.png"), full_page=True)
+
+
+def test_a_name_without_games_on_a_phone(server: str, phone: Any, stored: list[str]) -> None:
+    response = phone.goto(f"{server}/players/%3Cb%3ENobody%3C%2Fb%3E%20{'x' * 50}")
+    assert response.status == 404
+    expect(phone.locator("p.empty")).to_contain_text("No stored game has a player named")
+    expect(phone.locator("h1 bdi")).to_contain_text("<b>Nobody</b>")
+    assert phone.evaluate(WIDEST) <= 390
+    phone.screenshot(path=str(OUT / "stats-player-unknown-phone.png"), full_page=True)
