@@ -65,7 +65,13 @@ def _q(text: str) -> str:
 @st.composite
 def requests(draw: st.DrawFn) -> str:
     kind = draw(st.sampled_from(["path", "query", "stats"]))
-    event(f"stats request: {kind}")
+    api = draw(st.sampled_from(["", "", "/api"]))  # the pages and their JSON twins
+    event(f"stats request: {'api ' if api else ''}{kind}")
+    return api + draw(_request(kind))
+
+
+@st.composite
+def _request(draw: st.DrawFn, kind: str) -> str:
     if kind == "path":
         return "/players/" + draw(st.sampled_from(["", "/"])) + _q(draw(names()))
     if kind == "query":
@@ -83,6 +89,9 @@ def test_the_statistics_pages_take_any_name_and_filter(app: Flask, url: str) -> 
     r = app.test_client().get(url)
     event(f"stats answer: {r.status_code}")
     assert r.status_code in (200, 308, 404), (url, r.status_code)
+    if url.startswith("/api/"):
+        assert r.is_json or r.status_code == 308, url  # JSON, an error too
+        return
     html = r.get_data(as_text=True)
     assert "<script>" not in html
     main = html[html.find("<main>"):]  # a name turning the text right to left: in its box

@@ -150,6 +150,12 @@ def test_a_players_statistics_agree_with_their_logs(library: tuple[Flask, Any],
     assert f"<dt>Wins</dt><dd>{want['wins']} " in html
     for kind, points in want["kinds"].items():
         assert f"<td>{kind}</td><td class=\"num\">{points}</td>" in html
+    data = app.test_client().get("/api" + url).get_json()  # its JSON twin
+    assert (data["name"], data["games"], data["wins"]) == (name, want["games"], want["wins"])
+    assert {k["kind"]: k["points"] for k in data["kinds"]} == dict(want["kinds"])
+    assert {(f["figure"], f["feature"]): f["count"] for f in data["figures"]} == \
+        dict(want["figures"])
+    assert all(g["url"].startswith("/games/") for g in data["recent"])
     assert "<b>Cleo</b>" not in html  # names are escaped, theirs and their opponents'
     assert f"</span> <bdi>{escape(name)}</bdi></h1>" in html
 
@@ -184,6 +190,11 @@ def test_a_corpus_statistics_agree_with_its_logs(library: tuple[Flask, Any],
         sum(spreads) / len(spreads))
     assert got.spread.low < got.spread.mean < got.spread.high
     assert got.lengths == sorted(g["moves"] for g in counted)
+    data = app.test_client().get("/api/stats", query_string={"game": game or ""}).get_json()
+    assert [(s["players"], s["games"]) for s in data["first_seat"]] == [
+        (s.players, s.games) for s in got.first_seat]
+    assert data["spread"]["mean"] == pytest.approx(sum(spreads) / len(spreads))
+    assert sum(b["games"] for b in data["lengths"]) == len(counted)
     page = app.test_client().get("/stats", query_string={"game": game or ""})
     assert page.status_code == 200
     html = page.get_data(as_text=True)
@@ -224,6 +235,8 @@ def test_a_player_without_games_gets_a_page_saying_so(client: FlaskClient) -> No
         html = r.get_data(as_text=True)
         assert "<script>alert" not in html
         assert "No stored game has a player named" in html or "this long" in html
+    r = client.get("/api/players/Nobody")
+    assert r.status_code == 404 and r.get_json()["error"]["code"] == 404
     r = client.get("/stats?game=<x>&expansion=%00&verdict=nope&player=" + "%" * 300)
     assert r.status_code == 200
     assert "No finished valid game matches" in r.get_data(as_text=True)

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from flask import Blueprint, Response, render_template, request, url_for
+from dataclasses import asdict
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
@@ -25,6 +28,7 @@ from replay.core.svgtext import element, wrap
 from replay.library import statistics
 
 from . import db as store
+from .errors import respond
 
 bp = Blueprint("stats", __name__)
 
@@ -70,16 +74,57 @@ def _player_page(name: str) -> ResponseReturnValue:
 @bp.get("/stats")
 def corpus() -> ResponseReturnValue:
     """A corpus's statistics under the library's filters (see the module)."""
-    verdict = request.args.get("verdict", "")
-    verdict = verdict if verdict in store.VERDICTS else ""
-    filters = {key: request.args.get(key, "").strip()[:FIELD]
-               for key in ("player", "game", "expansion")}
-    found = statistics.of_corpus(store.get_db(), verdict or None, filters["player"] or None,
-                                 filters["game"] or None, filters["expansion"] or None)
+    filters = _filters()
+    found = statistics.of_corpus(store.get_db(), **filters)
     chart = columns(statistics.histogram(found.lengths), "moves", "games")
-    return render_template("stats.html", found=found, chart=Markup(chart), verdict=verdict,
-                           filters={"verdict": verdict or None,
-                                    **{k: v or None for k, v in filters.items()}})
+    return render_template("stats.html", found=found, chart=Markup(chart), filters=filters)
+
+
+def _filters() -> dict[str, str | None]:
+    """The library's filters in the query, each cut to ``FIELD`` characters (None: absent)."""
+    verdict = request.args.get("verdict", "")
+    found: dict[str, str | None] = {"verdict": verdict if verdict in store.VERDICTS else None}
+    for key in ("player", "game", "expansion"):
+        found[key] = request.args.get(key, "").strip()[:FIELD] or None
+    return found
+
+
+@bp.get("/api/players")
+def player_query_json() -> ResponseReturnValue:
+    """A player's statistics in JSON, the name in the query (``?name=``)."""
+    return _player_json(request.args.get("name", ""))
+
+
+@bp.get("/api/players/<path:name>")
+def player_json(name: str) -> ResponseReturnValue:
+    """A player's statistics in JSON (``statistics.PlayerStats``, its page's figures); 404
+    for a name no stored game has."""
+    return _player_json(name)
+
+
+def _player_json(name: str) -> ResponseReturnValue:
+    found = statistics.of_player(store.get_db(), name)
+    if found is None:
+        return respond(404, "Not Found", "no stored game has a player of this name")
+    out: dict[str, Any] = asdict(found)
+    out["figures"] = [{"figure": f, "feature": p, "count": n} for f, p, n in found.figures]
+    out["kinds"] = [{"kind": k, "points": p} for k, p in found.kinds]
+    out["capped"] = found.capped
+    out["recent"] = [{**g, "url": url_for("pages.game", game_id=g["id"])} for g in found.recent]
+    return jsonify(out)
+
+
+@bp.get("/api/stats")
+def corpus_json() -> ResponseReturnValue:
+    """A corpus's statistics in JSON (``statistics.CorpusStats``, its page's figures: each
+    first-seat row with its ``rate``; the lengths as the histogram's bins)."""
+    found = statistics.of_corpus(store.get_db(), **_filters())
+    out: dict[str, Any] = asdict(found)
+    out["first_seat"] = [{**asdict(s), "rate": s.rate} for s in found.first_seat]
+    out["capped"] = found.capped
+    out["lengths"] = [{"from": lo, "to": hi, "games": n}
+                      for lo, hi, n in statistics.histogram(found.lengths)]
+    return jsonify(out)
 
 
 # ------------------------------------------------------------------------------ charts

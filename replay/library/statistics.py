@@ -155,8 +155,8 @@ def of_player(db: Database, name: str) -> PlayerStats | None:
     out.kinds = [(r["kind"], int(r["points"])) for r in db.query(q["kinds"], p)]
     out.figures = [(r["figure"] or "", r["feature"] or "", int(r["n"]))
                    for r in db.query(q["figures"], p)]
-    out.recent = [{**r, "players": json.loads(r["players"]), "scores": json.loads(r["scores"])}
-                  for r in db.query(q["recent"], p)]
+    out.recent = [{**r, "players": json.loads(r["players"]), "scores": json.loads(r["scores"]),
+                   "expansions": json.loads(r["expansions"])} for r in db.query(q["recent"], p)]
     return out
 
 
