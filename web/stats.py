@@ -9,16 +9,18 @@
   seat's win rate (a Wilson 95 % interval, by number of players), the score spread and the
   game length (means with their intervals, the lengths' distribution as a chart).
 
+Their JSON twins: ``GET /api/players/<name>`` (``/api/players?name=``) and ``GET /api/stats``
+(the same figures; 404 in JSON for a name without games).
+
 Every text drawn is escaped (templates and ``replay.core.svgtext``), query strings are cut
 to the library's 64 characters, and the queries are bounded (see the library module).
 """
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 from dataclasses import asdict
 from typing import Any
+from urllib.parse import quote
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 from flask.typing import ResponseReturnValue
