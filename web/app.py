@@ -36,7 +36,7 @@ from flask import Flask, Response, abort, g, request
 from replay.agents.analysis import DEFAULT_AGENT
 from replay.core.json_input import MAX_BYTES
 
-from . import analysis, api, computer, computer_jobs, db, errors, uploads, views
+from . import analysis, api, computer, computer_jobs, db, errors, stats, uploads, views
 from .games import Cache
 from .guard import check_host, check_origin
 
@@ -81,6 +81,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(analysis.bp)
     app.register_blueprint(computer.bp)
+    app.register_blueprint(stats.bp)
     errors.register(app)
     app.before_request(_start)
     app.before_request(check_host)  # a Host not ours (DNS rebinding): 421 (web.guard)

@@ -340,15 +340,13 @@ SORTS = {  # the library's orders: name -> SQL (always ending in a unique key)
 }
 
 
-def search(db: Database, verdict: str | None = None, player: str | None = None,
-           limit: int = 50, offset: int = 0, sort: str = "date",
-           descending: bool = True, game: str | None = None,
-           expansion: str | None = None) -> tuple[list[GameRow], int]:
-    """Games filtered by verdict, by (part of) a player's name, by game (its family's name)
-    and by an expansion it is played with, in the order ``sort`` names (one of ``SORTS``; by
-    default newest first); and how many games match in all."""
+def filter_clause(verdict: str | None = None, player: str | None = None,
+                  game: str | None = None, expansion: str | None = None
+                  ) -> tuple[str, dict[str, Any]]:
+    """The library's filters on ``games`` (see ``search``) as a SQL condition (``1`` when
+    none) and its parameters; the statistics pages (``replay.library.statistics``) use them."""
     where = []
-    params: dict[str, Any] = {"limit": limit, "offset": offset}
+    params: dict[str, Any] = {}
     if verdict in VERDICTS:
         where.append("verdict = :verdict")
         params["verdict"] = verdict
@@ -363,7 +361,19 @@ def search(db: Database, verdict: str | None = None, player: str | None = None,
         where.append("exists (select 1 from json_each(games.expansions) "
                      "where json_each.value = :expansion)")
         params["expansion"] = expansion
-    clause = f" where {' and '.join(where)}" if where else ""
+    return " and ".join(where) or "1", params
+
+
+def search(db: Database, verdict: str | None = None, player: str | None = None,
+           limit: int = 50, offset: int = 0, sort: str = "date",
+           descending: bool = True, game: str | None = None,
+           expansion: str | None = None) -> tuple[list[GameRow], int]:
+    """Games filtered by verdict, by (part of) a player's name, by game (its family's name)
+    and by an expansion it is played with, in the order ``sort`` names (one of ``SORTS``; by
+    default newest first); and how many games match in all."""
+    condition, params = filter_clause(verdict, player, game, expansion)
+    params.update(limit=limit, offset=offset)
+    clause = f" where {condition}" if condition != "1" else ""
     total = next(db.query(f"select count(*) as n from games{clause}", params))["n"]
     order = SORTS.get(sort, SORTS["date"]).format(d="desc" if descending else "asc")
     rows = db.query(f"select {LIST_COLUMNS} from games{clause} order by {order} "
