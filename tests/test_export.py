@@ -31,7 +31,7 @@ from replay.library.tables import GameTables
 
 ROOT = Path(__file__).resolve().parent.parent
 ILLEGAL = ROOT / "fixtures" / "invalid" / "edge-mismatch.json"
-FORMATS = ["sqlite", "csv"] + (["parquet"] if dump.pyarrow_missing() is None else [])
+FORMATS = ["sqlite", "csv", "parquet"]  # pyarrow is a dev dependency: parquet is tested
 TABLES = {"moves": "moves", "events": "events", "results": "results",
           "result_points": "points"}  # file -> GameTables field
 ORDER = {"moves": ("number",), "events": ("seq",), "results": ("seat",),
