@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import hashlib
 
-from hypothesis import event, given
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from replay.core import digests, hashing
 
 
+@settings(derandomize=True, database=None, deadline=None)  # the same on every run
 @given(st.binary(max_size=300))
 def test_sha256_is_hashlibs(data: bytes) -> None:
     assert digests.sha256(data).digest() == hashlib.sha256(data).digest()
     assert digests.sha256_hex(data) == hashlib.sha256(data).hexdigest()
 
 
+@settings(derandomize=True, database=None, deadline=None)
 @given(st.binary(max_size=300), st.integers(1, 64))
 def test_blake2b_is_hashlibs(data: bytes, size: int) -> None:
     assert (digests.blake2b(data, digest_size=size).digest()
@@ -29,6 +31,7 @@ def test_no_openssl_at_start() -> None:
     assert digests.blake2b.__module__ == "_blake2"
 
 
+@settings(derandomize=True, database=None, deadline=None)
 @given(st.sampled_from(["s", "x"]), st.integers(-3, 300), st.integers(-3, 1 << 70))
 def test_seat_item_is_the_item_of_its_parts(name: str, seat: int, n: int) -> None:
     """A seat's item from its table (``seat_item``) is ``item(name, seat, n)``, in the table's

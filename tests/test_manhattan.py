@@ -285,7 +285,7 @@ boards = st_.dictionaries(st_.tuples(st_.integers(0, 5), st_.integers(0, 8)),
                           st_.lists(pieces_, min_size=0, max_size=4), max_size=30)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(board=boards, players=st_.integers(2, 4))
 def test_M6_M10_the_verifier_scores_as_the_explained_scoring(board: Any, players: int) -> None:
     """``points_only`` (the replay's) against ``score_round``'s events and points, on any

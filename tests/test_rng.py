@@ -54,7 +54,7 @@ bounds = st.one_of(st.integers(1, 100), st.integers(1, 1 << 31), st.integers(1, 
                                     (1 << 32) + 1, (1 << 63) + 1, TWO64 - 1, TWO64]))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(seed=st.text(max_size=12), ns=st.lists(bounds, min_size=1, max_size=40),
        size=st.integers(0, 80))
 def test_G2_draws_and_shuffles_follow_the_documented_algorithm(seed: str, ns: list[int],
@@ -93,7 +93,7 @@ def test_a_bound_beyond_64_bits_is_refused() -> None:
         SeededStream("x", "test").below(0)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, derandomize=True, database=None)
 @given(seed=st.text(max_size=8), used=st.integers(0, 13))
 def test_G2_a_copy_or_a_pickle_taken_mid_block_goes_on_as_the_stream(seed: str,
                                                                      used: int) -> None:

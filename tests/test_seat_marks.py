@@ -148,7 +148,9 @@ def test_the_chart_lines_and_the_legends_bear_the_marks(client: FlaskClient) -> 
         fill = player_colour(p["colour"])
         dot = (f'<i class="dot mk" style="background:{fill};color:{text_on(fill)}" '
                f'aria-hidden="true">{m}</i>')
-        assert page.count(dot + p["name"]) >= 3  # heading, score table, chart legend
+        assert page.count(dot + p["name"]) >= 2  # score table, chart legend
+        assert re.search(re.escape(dot) + r'<a class="plink" href="[^"]+">'  # the heading:
+                         + re.escape(p["name"]) + "</a>", page)  # a link to their page
     assert re.search(r'<span class="pts" style="color:[^"]+">[ABC]\+\d+</span>', page)
 
 

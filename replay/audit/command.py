@@ -287,12 +287,14 @@ AGAIN = (("--jobs", "jobs", None), ("--format", "format", "text"), ("--out", "ou
          ("--verbose", "verbose", False))
 
 
-def again(args: argparse.Namespace, checkpoint: str) -> str:
-    """The command line of the same audit with ``--resume checkpoint``, quoted for a shell."""
+def again(args: argparse.Namespace, checkpoint: str, command: str = "audit",
+          options: tuple[tuple[str, str, Any], ...] = AGAIN) -> str:
+    """The command line of the same audit (or ``command``, whose ``options`` are as
+    ``AGAIN``: flag, attribute, default) with ``--resume checkpoint``, quoted for a shell."""
     import shlex
 
-    words = ["python", "-m", "replay", "audit", *args.sources]
-    for flag, dest, default in AGAIN:
+    words = ["python", "-m", "replay", command, *args.sources]
+    for flag, dest, default in options:
         value = getattr(args, dest, default)
         if value != default:
             words += [flag] if value is True else [flag, str(value)]

@@ -274,12 +274,7 @@ AGAIN = (("--out", "out", None), ("--format", "format", None), ("--force", "forc
 
 def again(args: argparse.Namespace, checkpoint: str) -> str:
     """The command line of the same export with ``--resume checkpoint``, quoted for a
-    shell."""
-    import shlex
+    shell (``command.again``)."""
+    from .command import again as command_again
 
-    words = ["python", "-m", "replay", "export", *args.sources]
-    for flag, dest, default in AGAIN:
-        value = getattr(args, dest, default)
-        if value != default:
-            words += [flag] if value is True else [flag, str(value)]
-    return shlex.join([*words, "--resume", checkpoint])
+    return command_again(args, checkpoint, "export", AGAIN)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -20,10 +21,10 @@ from web.app import create_app
 from .support import ARGS, CHROMIUM, OUT, PHONE, sync_api
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("browser") / "games.db")})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
+@contextmanager
+def serving(config: dict[str, Any]) -> Iterator[str]:
+    """The app with ``config`` served on 127.0.0.1 in a background thread: its base URL."""
+    srv = make_server("127.0.0.1", 0, create_app(config), threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     try:
@@ -31,6 +32,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         srv.shutdown()
         thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serving({"DATABASE": str(tmp_path_factory.mktemp("browser") / "games.db")}) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

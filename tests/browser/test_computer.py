@@ -5,16 +5,14 @@ desktop and a phone, Carcassonne and Manhattan."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
 
 from replay.generate import generate_log
-from web.app import create_app
 
+from .conftest import serving
 from .support import CHROMIUM, OUT, expect, store
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
@@ -26,16 +24,9 @@ GAMES = {"base": ("base", 2, 3, ()), "manhattan": ("manhattan", 2, 3, ()),
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app with a quick agent (a whole game in a couple of seconds)."""
-    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("computer") / "games.db"),
-                      "ANALYSIS_AGENT": "mcts:8:dets=1"})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_port}"
-    finally:
-        srv.shutdown()
-        thread.join(10)
+    with serving({"DATABASE": str(tmp_path_factory.mktemp("computer") / "games.db"),
+                  "ANALYSIS_AGENT": "mcts:8:dets=1"}) as url:
+        yield url
 
 
 def _analysed(pg: Any, server: str, name: str, n: int) -> str:
