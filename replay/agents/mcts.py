@@ -42,7 +42,18 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core.rng import SeededStream
-from .base import Agent, Param, number, outcome, parse_spec, positive_int, spec_text, value, whole
+from .base import (
+    Agent,
+    Param,
+    lead_value,
+    number,
+    outcome,
+    parse_spec,
+    positive_int,
+    spec_text,
+    value,
+    whole,
+)
 from .simple import ranked
 
 if TYPE_CHECKING:
@@ -182,10 +193,13 @@ class MctsAgent(Agent):
                 values, won = node.leaf
             else:
                 leaf = self._leaf(node.state, family, rng)
-                scores = (leaf.scores if leaf.finished else
-                          [s + leaf.holding_value(i)
-                           for i, s in enumerate(leaf.scores_if_ended())])
-                values, won = value(scores), outcome(scores)
+                if leaf.finished:
+                    values, won = value(leaf.scores), outcome(leaf.scores)
+                else:
+                    scores = [s + leaf.holding_value(i)
+                              for i, s in enumerate(leaf.scores_if_ended())]
+                    values = lead_value(scores, leaf.margin_spread())
+                    won = outcome(scores)
                 if not self.depth:
                     node.leaf = (values, won)
             for n in path:
