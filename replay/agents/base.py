@@ -14,7 +14,12 @@ position; a finished game's own scores): half the *outcome* (1 for the best scor
 for a best score shared by k seats, 0 otherwise) and half the *margin* (the seat's score minus
 the best other score, divided by ``MARGIN`` points and clipped to [-1, 1], mapped to [0, 1]).
 The outcome decides, the margin breaks the plateaus between outcomes (a lead of 20 is worth
-more than a lead of 1).
+more than a lead of 1). ``greedy`` values positions so, and ``mcts`` finished games.
+
+**The value of an unfinished position** in a search (``lead_value``) is the chance of winning
+a lead gives: the logistic of the seat's lead over the best other seat in units of how far a
+lead may still move (``GameState.margin_spread``), 1/2 for level scores: mid-game, who would
+win if the game ended now is noise, and a lead counts for more the nearer the end.
 """
 
 from __future__ import annotations
