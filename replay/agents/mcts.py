@@ -27,8 +27,8 @@ the mean of the outcomes of the same scores (``base.outcome``). The leaf is valu
 against ``greedy`` at the same simulations and took twice as long, so the default values the
 leaf itself; its value is then kept in the node). Against
 ``greedy`` (200 2-player base games, seeds ``2026-k``): 58.8 % when a leaf's value was
-``base.value`` of the scores if ended (the outcome of which is noise mid-game), FINAL with the
-lead's chance (docs/agents.md).
+``base.value`` of the scores if ended (the outcome of which is noise mid-game), 67.0 % (Wilson
+95 %: 60.2 % to 73.1 %) with the lead's chance (docs/agents.md).
 
 Parameters (``mcts:800:dets=4``): ``sims`` simulations per determinization (default 500),
 ``dets`` determinizations (3: meeple_cat's 500 × 3), ``c`` the exploration constant (0.7),
