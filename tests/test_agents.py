@@ -7,6 +7,7 @@ random, and on the Connect Four example an immediate win taken and an immediate 
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -15,13 +16,16 @@ from typing import Any
 import pytest
 
 from replay.agents import AgentSpecError, agent, agents, value
+from replay.agents.base import lead_value
 from replay.agents.games import arena_game, play_game
 from replay.agents.mcts import MctsAgent
 from replay.agents.simple import ranked
+from replay.core.family import MARGIN_SPREAD
 from replay.core.record import parse
 from replay.core.rng import SeededStream
 from replay.core.verify import verify
 from replay.generate import generate_log
+from replay.tiles.figures import SPREAD
 
 from .test_hidden import permuted
 from .test_plugins import installed, site  # noqa: F401 (fixtures: the examples installed)
@@ -124,3 +128,19 @@ def test_mcts_takes_a_win_and_blocks_a_loss_at_connect_four() -> None:
     for seed in ("a", "b", "c"):
         assert agent("mcts:200:dets=1").choose(win, SeededStream(seed, "t")).column == 4
         assert agent("mcts:300:dets=1").choose(block, SeededStream(seed, "t")).column == 4
+
+
+def test_a_lead_is_worth_more_the_less_it_may_still_move() -> None:
+    assert lead_value([30, 30], 5.0) == [0.5, 0.5]
+    ahead, behind = lead_value([40, 30], 10.0)
+    assert ahead == pytest.approx(1 / (1 + math.exp(-1))) and ahead + behind == pytest.approx(1)
+    assert lead_value([40, 30], 2.0)[0] > ahead > lead_value([40, 30], 50.0)[0] > 0.5
+    assert lead_value([40, 30, 35], 10.0)[2] < 0.5  # against the best other seat
+
+
+def test_the_spread_of_a_lead_shrinks_as_the_pile_runs_out() -> None:
+    spreads = [_position("base", (), n).margin_spread() for n in (2, 30, 60, 71)]
+    assert spreads == sorted(spreads, reverse=True) and len(set(spreads)) == 4
+    assert spreads[0] == pytest.approx(SPREAD * math.sqrt(72 - 2), abs=SPREAD)
+    assert _position("manhattan", (), 10).margin_spread() == MARGIN_SPREAD  # the default
+

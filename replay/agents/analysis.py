@@ -17,8 +17,9 @@ score shared by k seats, 0 otherwise; ``base.outcome``) over the search's simula
 the best move, each simulation valued by the scores if the game ended a short playout later:
 how often the engine sees that seat come out on top, not a calibrated probability, and only as
 good as the budget. The mover's win chance is the best move's; every seat's is read from the
-same simulations (``Searched.wins``). The **value** of a move is the mover's mean
-``base.value`` (outcome and score margin, in [0, 1]); the **loss** of the move played is the
+same simulations (``Searched.wins``). The **value** of a move is the mover's mean value in
+the search (in [0, 1]: the chance its lead gives at an unfinished leaf, ``base.lead_value``;
+outcome and score margin at the end, ``base.value``); the **loss** of the move played is the
 best move's value minus its own (0 when it is the best; never below 0: a move visited less
 whose mean came out higher is not counted a gain), and its **drop** the same of the mover's
 win chance.

@@ -14,11 +14,17 @@ position; a finished game's own scores): half the *outcome* (1 for the best scor
 for a best score shared by k seats, 0 otherwise) and half the *margin* (the seat's score minus
 the best other score, divided by ``MARGIN`` points and clipped to [-1, 1], mapped to [0, 1]).
 The outcome decides, the margin breaks the plateaus between outcomes (a lead of 20 is worth
-more than a lead of 1).
+more than a lead of 1). ``greedy`` values positions so, and ``mcts`` finished games.
+
+**The value of an unfinished position** in a search (``lead_value``) is the chance of winning
+a lead gives: the logistic of the seat's lead over the best other seat in units of how far a
+lead may still move (``GameState.margin_spread``), 1/2 for level scores: mid-game, who would
+win if the game ended now is noise, and a lead counts for more the nearer the end.
 """
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -45,6 +51,18 @@ def value(scores: Sequence[float]) -> list[float]:
         outcome = 1.0 / top if s == best else 0.0
         margin = max(-1.0, min(1.0, (s - others) / MARGIN))
         out.append(0.5 * outcome + 0.25 * (1.0 + margin))
+    return out
+
+
+def lead_value(scores: Sequence[float], spread: float) -> list[float]:
+    """Each seat's value of an unfinished position whose scores (if it ended now, plus what
+    is still in hand) are ``scores``: the logistic of its lead over the best other seat, in
+    units of ``spread`` points (``GameState.margin_spread``: how far a lead may still move).
+    Level scores are worth 1/2, a lead of one spread 0.73, of two 0.88."""
+    out = []
+    for i, s in enumerate(scores):
+        others = max((t for j, t in enumerate(scores) if j != i), default=s)
+        out.append(1.0 / (1.0 + math.exp(-(s - others) / spread)))
     return out
 
 

@@ -32,6 +32,8 @@ from .errors import IllegalMove, LogFormatError
 from .events import join_words
 from .plugins import Group, load_ref
 
+MARGIN_SPREAD = 10.0  # points a lead may still move by default (``GameState.margin_spread``)
+
 if TYPE_CHECKING:
     from .events import Event
     from .importing import Importer
@@ -145,6 +147,13 @@ class GameState:
         for points the end scoring would give anyway. 0 by default (a game whose pieces are
         all used, or with none to keep)."""
         return 0.0
+
+    def margin_spread(self) -> float:
+        """How far, in points, the lead of one seat over another may still move before the
+        end: the scale of the agents' mid-game value (``replay.agents.base.lead_value``), so
+        that a lead counts for more as the end nears. ``MARGIN_SPREAD`` by default; a family
+        whose game shortens as it goes (the tile games: the pile) makes it shrink."""
+        return MARGIN_SPREAD
 
     def winners(self) -> list[int]:
         """The seats with the best score (G11: every best score wins)."""

@@ -7,6 +7,7 @@ kinds as ``FigureKind``s.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 
 HOLDING = 3.0  # points a figure in supply is worth at the start (``holding_value``)
+SPREAD = 1.5  # points a lead may still move, times the root of the tiles left (``margin_spread``)
 
 
 class FigureKind:
@@ -227,3 +229,9 @@ class Figures(Board):
             return 0.0
         share = left / (left + len(self.board))
         return HOLDING * share * sum(self.supply_of(seat).values())
+
+    def margin_spread(self) -> float:
+        """``SPREAD`` times the square root of the tiles still to come, plus one: each tile
+        moves the lead by a few points either way, so the lead's spread at the end grows as
+        the root of the tiles left (a random walk)."""
+        return SPREAD * math.sqrt(self.tiles_left() + 1)
