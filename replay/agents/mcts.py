@@ -32,7 +32,8 @@ leaf itself; its value is then kept in the node). Against
 
 Parameters (``mcts:800:dets=4``): ``sims`` simulations per determinization (default 500),
 ``dets`` determinizations (3: meeple_cat's 500 × 3), ``c`` the exploration constant (0.7),
-``widen`` (2), ``plies`` the tree's depth (2: the mover's move and the next player's answer),
+``widen`` (1: against ``greedy``, 200 games of seed 2026, 72.5 % at 1 and 67.0 % at 2, in
+half the time: docs/agents.md), ``plies`` the tree's depth (2: the mover's move and the next player's answer),
 ``depth`` the playout's length in moves (0), ``jobs`` processes (1), ``ms`` a budget in
 milliseconds for the whole move instead of a count (0: none; the moves then depend on the
 machine's speed: not reproducible).
@@ -70,7 +71,7 @@ PARAMS: tuple[Param, ...] = (
     ("sims", positive_int(1_000_000), 500, "simulations per determinization"),
     ("dets", positive_int(64), 3, "determinizations"),
     ("c", number(0.0, 10.0), 0.7, "UCT exploration constant"),
-    ("widen", number(0.1, 100.0), 2.0, "progressive widening: children <= widen * sqrt(N)"),
+    ("widen", number(0.1, 100.0), 1.0, "progressive widening: children <= widen * sqrt(N)"),
     ("depth", whole(200), 0, "playout moves before the leaf is valued"),
     ("jobs", positive_int(64), 1, "processes for the determinizations"),
     ("ms", whole(3_600_000), 0, "a time budget for the move, in ms (0: none)"),
