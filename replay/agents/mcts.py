@@ -33,7 +33,8 @@ leaf itself; its value is then kept in the node). Against
 Parameters (``mcts:800:dets=4``): ``sims`` simulations per determinization (default 500),
 ``dets`` determinizations (3: meeple_cat's 500 × 3), ``c`` the exploration constant (0.7),
 ``widen`` (1: against ``greedy``, 200 games of seed 2026, 72.5 % at 1 and 67.0 % at 2, in
-half the time: docs/agents.md), ``plies`` the tree's depth (2: the mover's move and the next player's answer),
+half the time: docs/agents.md), ``plies`` the tree's depth (2: the mover's move and the next
+player's answer),
 ``depth`` the playout's length in moves (0), ``jobs`` processes (1), ``ms`` a budget in
 milliseconds for the whole move instead of a count (0: none; the moves then depend on the
 machine's speed: not reproducible).
