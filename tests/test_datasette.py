@@ -43,7 +43,7 @@ from replay.library.rows import game_row, store_row
 from .support import ROOT
 
 HEAVY = os.environ.get("CARCASSONNE_FUZZ") == "heavy"
-GAMES_PER_FAMILY = 500 if HEAVY else 40
+GAMES_PER_FAMILY = 500 if HEAVY else 24
 FAMILIES = ("base", "hunters-gatherers", "manhattan")
 NAMES = ("Ada", "Ben", "Cleo", "Dag", "Eve", "Finn", "Gus")
 

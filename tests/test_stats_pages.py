@@ -31,7 +31,7 @@ from web.db import get_db
 from web.stats import player_url
 
 HEAVY = os.environ.get("CARCASSONNE_FUZZ") == "heavy"
-PER_FAMILY = 500 if HEAVY else 30
+PER_FAMILY = 500 if HEAVY else 20
 POOL = ["Ada", "Ben", "<b>Cleo</b>", "Dan/Dee", "Émile 名", "..", "a%2Fb?c#d", "Zoë & co"]
 
 

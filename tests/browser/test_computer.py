@@ -25,7 +25,7 @@ GAMES = {"base": ("base", 2, 3, ()), "manhattan": ("manhattan", 2, 3, ()),
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app with a quick agent (a whole game in a couple of seconds)."""
     with serving({"DATABASE": str(tmp_path_factory.mktemp("computer") / "games.db"),
-                  "ANALYSIS_AGENT": "mcts:8:dets=1"}) as url:
+                  "ANALYSIS_AGENT": "mcts:4:dets=1"}) as url:
         yield url
 
 
