@@ -284,7 +284,7 @@ COMPUTER = {202, 405, 429}  # the computer analysis's too: queued, a method it t
 
 
 @pytest.mark.app_config(RATE_LIMIT=None, ANALYSIS_RATE_LIMIT=None,
-                        ANALYSIS_AGENT="mcts:2:dets=1")
+                        ANALYSIS_AGENT="mcts:1:dets=1", COMPUTER_RATE_LIMIT="3/3600")
 @settings(derandomize=True, database=None, deadline=None, max_examples=250,
           phases=(Phase.explicit, Phase.generate),
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
