@@ -279,11 +279,11 @@ def test_a_failing_analysis_says_why(client: FlaskClient, quiet: Flask) -> None:
     _, queued = computer_jobs.ask(connect(quiet.config["DATABASE"]), game_id, FAST, "c",
                                     16, 2)
     assert queued
-    computer_jobs.run(quiet.config["DATABASE"], game_id, FAST)  # in this process, for the test
+    computer_jobs.run(quiet.config["DATABASE"], game_id, FAST, nice=0)  # here, not lowered
     kept = computer_jobs.find(connect(quiet.config["DATABASE"]), game_id, FAST)
     assert kept is not None and kept.status == "queued"  # never claimed: run writes nothing
     computer_jobs.claim(connect(quiet.config["DATABASE"]), 1)
-    computer_jobs.run(quiet.config["DATABASE"], game_id, FAST)
+    computer_jobs.run(quiet.config["DATABASE"], game_id, FAST, nice=0)
     failed = computer_jobs.find(connect(quiet.config["DATABASE"]), game_id, FAST)
     assert failed is not None and failed.status == "failed"
     assert "cannot be replayed" in (failed.message or "")

@@ -197,11 +197,13 @@ class Stopped(Exception):
     """The row is no longer this worker's to write (cancelled, or failed as stale)."""
 
 
-def run(path: str, game_id: str, agent: str) -> None:
+def run(path: str, game_id: str, agent: str, nice: int = NICE) -> None:
     """A worker process's whole life: analyse the game of the row and write the result, or
-    why it failed, unless the row was cancelled meanwhile. Never raises."""
-    with contextlib.suppress(OSError):
-        os.nice(NICE)
+    why it failed, unless the row was cancelled meanwhile (``nice``: its priority below the
+    server's; 0 to run it in a process that must keep its own). Never raises."""
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
     parent = os.getppid()
     db = connect(path)
     try:
