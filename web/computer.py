@@ -40,10 +40,9 @@ from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Forbidden, TooManyRequests, UnprocessableEntity
 
-from replay.agents.analyse_report import COLOURS, win_chart
+from replay.agents.analyse_report import win_chart
 from replay.agents.analysis import DEFAULT_AGENT, SYMBOLS, as_seen, searching_agent
 from replay.agents.mcts import decision_key
-from replay.core.colours import player_colour
 from replay.core.errors import LogFormatError
 from replay.core.explore import Choices, Option
 from replay.core.rng import SeededStream
@@ -376,12 +375,3 @@ def _rank(entry: Entry, n: int, found: Choices) -> list[dict[str, Any]]:
             break
     return out
 
-
-def mark_colour(mark: str | None) -> str:
-    """The colour of a mark (as in the ``analyse`` report)."""
-    return COLOURS.get(mark or "", "#888")
-
-
-def seat_colour(entry: Entry, seat: int) -> str:
-    """A seat's colour on the page."""
-    return player_colour(entry.row.players[seat]["colour"])
